@@ -1,0 +1,87 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# aplay-disconnect.sh: aplay plays to a card, then the card goes away under
+# it, the way a user sees it: snd-dummy unbound (read/write and mmap mode)
+# and QEMU's USB audio device unplugged. aplay must end with a write error
+# and a non-zero status, and the card must work again once it is back.
+
+. "$(dirname "$0")/testlib.sh"
+
+log=$(mktemp)
+dummy_driver=/sys/bus/platform/drivers/snd_dummy
+
+# play_until_gone CARD MODE_ARGS GONE_CMD: start aplay, let it play, make the
+# card go away with GONE_CMD, and report aplay's status and error.
+play_until_gone() {
+	card=$1
+	mode=$2
+	gone=$3
+	aplay -q -D "hw:$card,0" -t raw -f S16_LE -c 2 -r 48000 $mode /dev/zero 2>"$log" &
+	player=$!
+	sleep 2
+	$gone
+	waited=0
+	while kill -0 "$player" 2>/dev/null && [ $waited -lt 100 ]; do
+		sleep 0.1
+		waited=$((waited + 1))
+	done
+	if kill -0 "$player" 2>/dev/null; then
+		kill -9 "$player"
+		status=killed
+	else
+		wait "$player"
+		status=$?
+	fi
+	error=$(grep -o 'write error: .*' "$log" | head -n 1)
+	diag "aplay $mode: status $status after $((waited / 10)).$((waited % 10)) s, '$error'"
+}
+
+exited_with_error() {
+	[ "$status" != killed ] && [ "$status" != 0 ] &&
+		case $error in
+		"write error: No such device" | "write error: File descriptor in bad state") true ;;
+		*) false ;;
+		esac
+}
+
+# The unbind returns only once every file of the card is closed, so it runs
+# in the background while aplay still holds the card.
+unbind_dummy() {
+	echo snd_dummy.0 >"$dummy_driver/unbind" &
+	unbinder=$!
+}
+
+rebind_dummy() {
+	wait "$unbinder"
+	[ -e "$dummy_driver/snd_dummy.0" ] || echo snd_dummy.0 >"$dummy_driver/bind"
+}
+
+plays_briefly() {
+	aplay -q -D "hw:$1,0" -t raw -f S16_LE -c 2 -r 48000 -d 1 /dev/zero
+}
+
+dummy_present() { [ -n "$(card_number 'Dummy')" ]; }
+usb_present() { [ -n "$(card_number 'USB-Audio')" ]; }
+usb_absent() { ! usb_present; }
+
+for mode in "" "-M"; do
+	card=$(card_number 'Dummy')
+	play_until_gone "$card" "$mode" unbind_dummy
+	ok "snd-dummy unbind ends aplay $mode with a write error" exited_with_error
+	rebind_dummy
+	ok "snd-dummy is back after rebind" wait_until 10 dummy_present
+	ok "rebound snd-dummy plays" plays_briefly "$(card_number 'Dummy')"
+done
+
+usb_unplug() { host_request device_del '{"id": "usbaudio"}'; }
+ok "USB audio card present" wait_until 10 usb_present
+play_until_gone "$(card_number 'USB-Audio')" "" usb_unplug
+ok "USB unplug ends aplay with a write error" exited_with_error
+ok "USB audio card gone after unplug" wait_until 10 usb_absent
+host_request device_add '{"driver": "usb-audio", "id": "usbaudio", "audiodev": "snd0", "bus": "xhci.0"}'
+ok "USB audio card back after replug" wait_until 20 usb_present
+ok "replugged USB audio card plays" plays_briefly "$(card_number 'USB-Audio')"
+
+rm -f "$log"
+tap_done

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Asking the host to act on the guest during a test. The guest runner on
+ * the host watches the serial console for a line
+ *
+ *	host-request: <QMP command> <JSON arguments>
+ *
+ * and sends that command to QEMU's monitor. The request carries no reply:
+ * a test polls for the effect it wants (a sound card gone, say).
+ */
+#ifndef USERSPACE_TESTS_HOST_H
+#define USERSPACE_TESTS_HOST_H
+
+#include <stdbool.h>
+
+/* Sends the request; returns 0 or -errno. */
+int host_request(const char *command, const char *json_args);
+
+/*
+ * Polls every 50 ms until path exists (present) or is gone (!present);
+ * returns true if that happened within timeout_ms.
+ */
+bool wait_for_path(const char *path, bool present, int timeout_ms);
+
+#endif
