@@ -15,9 +15,6 @@ JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 
-# The areas whose files become new files of the kernel tree.
-AREAS="core tty sound consoles"
-
 say() { printf '>> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 

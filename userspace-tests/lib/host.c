@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -8,15 +9,19 @@
 
 #include "host.h"
 
-int host_request(const char *command, const char *json_args)
+int host_request(const char *command, const char *json_fmt, ...)
 {
 	char line[512];
 	int fd, len, ret = 0;
+	va_list ap;
 
-	len = snprintf(line, sizeof(line), "host-request: %s %s\n",
-		       command, json_args);
-	if (len < 0 || len >= (int)sizeof(line))
+	len = snprintf(line, sizeof(line), "host-request: %s ", command);
+	va_start(ap, json_fmt);
+	len += vsnprintf(line + len, sizeof(line) - len, json_fmt, ap);
+	va_end(ap);
+	if (len >= (int)sizeof(line) - 1)
 		return -EINVAL;
+	line[len++] = '\n';
 	/* Through printk, so the line reaches the console even while the
 	 * console's own tty is being hung up by another test.
 	 */

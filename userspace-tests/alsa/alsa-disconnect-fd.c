@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the files of a sound card do once the card is gone, pinned as
+ * Linux 6.12 has it. snd-dummy is unbound from its driver while the test
+ * holds files of it; snd_card_free() calls snd_card_disconnect()
+ * (sound/core/init.c), which points every file of the card at
+ * snd_shutdown_f_ops, disconnects the devices and drops the card from
+ * snd_cards[] - then waits until the last of those files is released.
+ * So while the unbind is pending, an old fd gives:
+ *
+ *	ioctl		ENODEV (snd_disconnect_ioctl), whatever the request
+ *	read, write	ENODEV (snd_disconnect_read/_write), readv/writev
+ *			too (no ->read_iter/->write_iter: one ->write call)
+ *			but only where the file could read or write at open:
+ *			vfs_read/vfs_write refuse with EINVAL a file without
+ *			FMODE_CAN_READ/WRITE, as a playback PCM (no ->read)
+ *			and the control device (no ->write) are
+ *	poll		POLLERR: snd_disconnect_poll returns EPOLLERR |
+ *			EPOLLNVAL, do_pollfd() masks it with the events
+ *			asked for plus EPOLLERR | EPOLLHUP; epoll the same;
+ *			select() does not mask, EPOLLNVAL is in each of
+ *			POLLIN_SET, POLLOUT_SET and POLLEX_SET
+ *	mmap		ENODEV (snd_disconnect_mmap)
+ *	O_ASYNC		ENODEV (snd_disconnect_fasync, from setfl())
+ *	lseek		ESPIPE: nonseekable_open() cleared FMODE_LSEEK
+ *	fstat, dup, fcntl(O_NONBLOCK), close: work, no f_op involved
+ *
+ * The device nodes are gone with the card (device_del() of each device);
+ * its old device number opens nothing (snd_open(): snd_minors[] is empty).
+ * Mappings of a PCM file stay usable: their fault handlers use the
+ * substream's runtime, freed only when the file is released, and a
+ * mapping holds the file: the unbind waits for munmap() too.
+ *
+ * Each test ends by closing everything, seeing the unbind return,
+ * binding the driver again and checking the new card plays.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/mman.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "alsa-helpers.h"
+
+#define GONE_TIMEOUT_MS 10000
+#define PENDING_MS 500	/* how long an unbind must stay pending */
+
+FIXTURE(dummy_gone)
+{
+	struct alsa_keeper keeper;
+	int card;
+	int ctl, play, cap, idle, epfd, dupfd;
+	void *status, *control, *data;
+	size_t page, data_len;
+	char node[64];
+};
+
+FIXTURE_SETUP(dummy_gone)
+{
+	self->ctl = self->play = self->cap = self->idle = -1;
+	self->epfd = self->dupfd = -1;
+	self->status = self->control = self->data = MAP_FAILED;
+	self->page = sysconf(_SC_PAGESIZE);
+	snprintf(self->node, sizeof(self->node), "/tmp/alsa-old-control-%d",
+		 getpid());
+	/* Before any file of the card is open: see alsa-helpers.h */
+	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_DUMMY);
+	ASSERT_LE(0, self->card)
+		TH_LOG("no snd-dummy card: %s", strerror(-self->card));
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+static void unmap(void **addr, size_t len)
+{
+	if (*addr != MAP_FAILED)
+		munmap(*addr, len);
+	*addr = MAP_FAILED;
+}
+
+FIXTURE_TEARDOWN(dummy_gone)
+{
+	unmap(&self->status, self->page);
+	unmap(&self->control, self->page);
+	unmap(&self->data, self->data_len);
+	close_fd(&self->ctl);
+	close_fd(&self->play);
+	close_fd(&self->cap);
+	close_fd(&self->idle);
+	close_fd(&self->epfd);
+	close_fd(&self->dupfd);
+	unlink(self->node);
+	alsa_keeper_stop(&self->keeper, 20000);
+}
+
+/* Unbinds snd-dummy and waits until snd_card_disconnect() is through. */
+#define TAKE_CARD_AWAY()						\
+	do {								\
+		ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));	\
+		ASSERT_TRUE(alsa_card_wait_gone(self->card,		\
+						GONE_TIMEOUT_MS))	\
+			TH_LOG("card %d still listed %d ms after unbind",\
+			       self->card, GONE_TIMEOUT_MS);		\
+	} while (0)
+
+TEST_F_TIMEOUT(dummy_gone, fds_after_unbind, 60)
+{
+	struct alsa_pcm_config pcfg = ALSA_STD_CONFIG(false, 1024, 4096);
+	struct alsa_pcm_config ccfg = ALSA_STD_CONFIG(false, 1024, 4096);
+	struct epoll_event ev = { .events = EPOLLOUT };
+	struct timeval no_wait = { 0, 0 };
+	static char buf[1024 * 4];
+	struct snd_ctl_card_info info;
+	struct snd_ctl_elem_list list;
+	struct snd_pcm_hw_params hw;
+	struct snd_pcm_status status;
+	struct snd_ctl_event event;
+	struct snd_xferi xferi;
+	fd_set rset, wset, eset;
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	struct stat st;
+	char path[64];
+	int version, on = 1, fl;
+
+	/* The control device: unsubscribed, so snd_ctl_read refuses */
+	self->ctl = alsa_ctl_open(self->card, 0);
+	ASSERT_LE(0, self->ctl) TH_LOG("%s", strerror(-self->ctl));
+	memset(&info, 0, sizeof(info));
+	ASSERT_EQ(0, ioctl(self->ctl, SNDRV_CTL_IOCTL_CARD_INFO, &info));
+	ASSERT_STREQ(ALSA_DUMMY_ID, (char *)info.id);
+	EXPECT_ERRNO(EBADFD, read(self->ctl, &event, sizeof(event)));
+
+	/* Playback running with a full buffer, never to underrun */
+	self->play = alsa_pcm_open(self->card, 0, false, 0);
+	ASSERT_LE(0, self->play) TH_LOG("%s", strerror(-self->play));
+	ASSERT_EQ(0, alsa_pcm_hw_params(self->play, &pcfg));
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, pcfg.period_frames,
+					pcfg.buffer_frames, ALSA_NEVER));
+	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	ASSERT_EQ((ssize_t)(pcfg.buffer_frames * pcfg.frame_bytes),
+		  alsa_pcm_write_silence(self->play, &pcfg,
+					 pcfg.buffer_frames));
+	ASSERT_EQ(SNDRV_PCM_STATE_RUNNING, alsa_pcm_state(self->play));
+
+	/* Capture running, never to overrun */
+	self->cap = alsa_pcm_open(self->card, 0, true, 0);
+	ASSERT_LE(0, self->cap) TH_LOG("%s", strerror(-self->cap));
+	ASSERT_EQ(0, alsa_pcm_hw_params(self->cap, &ccfg));
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->cap, ccfg.period_frames,
+					ALSA_NEVER, ALSA_NEVER));
+	ASSERT_EQ(0, ioctl(self->cap, SNDRV_PCM_IOCTL_PREPARE));
+	ASSERT_EQ(0, ioctl(self->cap, SNDRV_PCM_IOCTL_START));
+	ASSERT_EQ(SNDRV_PCM_STATE_RUNNING, alsa_pcm_state(self->cap));
+
+	/* A playback file never set up */
+	self->idle = alsa_pcm_open(self->card, 0, false, 0);
+	ASSERT_LE(0, self->idle) TH_LOG("%s", strerror(-self->idle));
+	ASSERT_EQ(SNDRV_PCM_STATE_OPEN, alsa_pcm_state(self->idle));
+
+	/* A second node for the control device's number */
+	snprintf(path, sizeof(path), "/dev/snd/controlC%d", self->card);
+	ASSERT_EQ(0, stat(path, &st));
+	ASSERT_EQ(0, mknod(self->node, S_IFCHR | 0600, st.st_rdev))
+		TH_LOG("mknod %s: %s", self->node, strerror(errno));
+
+	TAKE_CARD_AWAY();
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+
+	/* Playback */
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_STATUS,
+				   &status));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_HWSYNC));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_PVERSION,
+				   &version));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_DROP));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_DRAIN));
+	xferi.result = 0;
+	xferi.buf = buf;
+	xferi.frames = 64;
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_WRITEI_FRAMES,
+				   &xferi));
+	EXPECT_ERRNO(ENODEV, write(self->play, buf, sizeof(buf)));
+	EXPECT_ERRNO(ENODEV, writev(self->play, &iov, 1));
+	EXPECT_ERRNO(EINVAL, read(self->play, buf, sizeof(buf)));
+	EXPECT_ERRNO(ENODEV, mmap(NULL, self->page, PROT_READ, MAP_SHARED,
+				  self->play, SNDRV_PCM_MMAP_OFFSET_STATUS));
+	EXPECT_ERRNO(ENODEV, mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+				  MAP_SHARED, self->play, 0));
+	EXPECT_ERRNO(ESPIPE, lseek(self->play, 0, SEEK_SET));
+	fl = fcntl(self->play, F_GETFL);
+	EXPECT_ERRNO(ENODEV, fcntl(self->play, F_SETFL, fl | O_ASYNC));
+	EXPECT_EQ(0, fcntl(self->play, F_SETFL, fl | O_NONBLOCK));
+	EXPECT_EQ(0, ioctl(self->play, FIONBIO, &on));
+	EXPECT_EQ(0, fstat(self->play, &st));
+	EXPECT_TRUE(S_ISCHR(st.st_mode));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->play, POLLOUT));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->play,
+				    POLLIN | POLLOUT | POLLPRI | POLLRDHUP));
+	/* Even asking for nothing: EPOLLERR is always in the filter */
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->play, 0));
+
+	FD_ZERO(&rset);
+	FD_ZERO(&wset);
+	FD_ZERO(&eset);
+	FD_SET(self->play, &rset);
+	FD_SET(self->play, &wset);
+	FD_SET(self->play, &eset);
+	EXPECT_EQ(3, select(self->play + 1, &rset, &wset, &eset, &no_wait));
+	EXPECT_TRUE(FD_ISSET(self->play, &rset));
+	EXPECT_TRUE(FD_ISSET(self->play, &wset));
+	EXPECT_TRUE(FD_ISSET(self->play, &eset));
+
+	self->epfd = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, self->epfd);
+	EXPECT_EQ(0, epoll_ctl(self->epfd, EPOLL_CTL_ADD, self->play, &ev));
+	memset(&ev, 0, sizeof(ev));
+	EXPECT_EQ(1, epoll_wait(self->epfd, &ev, 1, 0));
+	EXPECT_EQ((uint32_t)EPOLLERR, ev.events);
+
+	/* A dup shares the struct file, so the same f_op */
+	self->dupfd = dup(self->play);
+	ASSERT_LE(0, self->dupfd);
+	EXPECT_ERRNO(ENODEV, ioctl(self->dupfd, SNDRV_PCM_IOCTL_HWSYNC));
+
+	/* Capture */
+	EXPECT_ERRNO(ENODEV, read(self->cap, buf, sizeof(buf)));
+	xferi.frames = 64;
+	EXPECT_ERRNO(ENODEV, ioctl(self->cap, SNDRV_PCM_IOCTL_READI_FRAMES,
+				   &xferi));
+	EXPECT_ERRNO(ENODEV, ioctl(self->cap, SNDRV_PCM_IOCTL_STATUS,
+				   &status));
+	EXPECT_ERRNO(EINVAL, write(self->cap, buf, sizeof(buf)));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->cap, POLLIN));
+
+	/* The file never set up */
+	EXPECT_ERRNO(ENODEV, ioctl(self->idle, SNDRV_PCM_IOCTL_STATUS,
+				   &status));
+	memset(&hw, 0, sizeof(hw));
+	EXPECT_ERRNO(ENODEV, ioctl(self->idle, SNDRV_PCM_IOCTL_HW_PARAMS, &hw));
+	EXPECT_ERRNO(ENODEV, write(self->idle, buf, sizeof(buf)));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->idle, POLLOUT));
+
+	/* Control */
+	EXPECT_ERRNO(ENODEV, ioctl(self->ctl, SNDRV_CTL_IOCTL_CARD_INFO,
+				   &info));
+	EXPECT_ERRNO(ENODEV, ioctl(self->ctl, SNDRV_CTL_IOCTL_PVERSION,
+				   &version));
+	memset(&list, 0, sizeof(list));
+	EXPECT_ERRNO(ENODEV, ioctl(self->ctl, SNDRV_CTL_IOCTL_ELEM_LIST,
+				   &list));
+	EXPECT_ERRNO(ENODEV, ioctl(self->ctl,
+				   SNDRV_CTL_IOCTL_SUBSCRIBE_EVENTS, &on));
+	EXPECT_ERRNO(ENODEV, read(self->ctl, &event, sizeof(event)));
+	EXPECT_ERRNO(EINVAL, write(self->ctl, &event, sizeof(event)));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->ctl, POLLIN));
+
+	/* Nothing new opens */
+	EXPECT_ERRNO(ENOENT, open(path, O_RDWR | O_CLOEXEC));
+	alsa_pcm_path(path, sizeof(path), self->card, 0, false);
+	EXPECT_ERRNO(ENOENT, open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK));
+	EXPECT_ERRNO(ENODEV, open(self->node, O_RDWR | O_CLOEXEC));
+
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+	EXPECT_EQ(0, close(self->epfd));
+	EXPECT_EQ(0, close(self->dupfd));
+	EXPECT_EQ(0, close(self->play));
+	EXPECT_EQ(0, close(self->cap));
+	EXPECT_EQ(0, close(self->idle));
+	EXPECT_EQ(0, close(self->ctl));
+	self->epfd = self->dupfd = -1;
+	self->play = self->cap = self->idle = self->ctl = -1;
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+/*
+ * mmap access: status, control and data mapped, stream running. After
+ * the disconnect the mappings still read and write - the status page
+ * shows SNDRV_PCM_STATE_DISCONNECTED, which snd_pcm_dev_disconnect() set
+ * through __snd_pcm_set_state(), and data pages never touched before
+ * fault in (snd_pcm_mmap_data_fault() with the runtime still there) -
+ * while the fd answers as any other; the mappings keep the file, and so
+ * the unbind, alive after close() until munmap().
+ */
+TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
+{
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(true, 1024, 4096);
+	volatile struct snd_pcm_mmap_status *status;
+	volatile struct snd_pcm_mmap_control *control;
+	struct snd_pcm_status pstatus;
+	struct snd_pcm_sync_ptr sync;
+	volatile unsigned char *data;
+	size_t off;
+
+	self->play = alsa_pcm_open(self->card, 0, false, 0);
+	ASSERT_LE(0, self->play) TH_LOG("%s", strerror(-self->play));
+	ASSERT_EQ(0, alsa_pcm_hw_params(self->play, &cfg));
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
+					ALSA_NEVER, ALSA_NEVER));
+	self->status = mmap(NULL, self->page, PROT_READ, MAP_SHARED,
+			    self->play, SNDRV_PCM_MMAP_OFFSET_STATUS);
+	ASSERT_NE(MAP_FAILED, self->status) TH_LOG("%s", strerror(errno));
+	self->control = mmap(NULL, self->page, PROT_READ | PROT_WRITE,
+			     MAP_SHARED, self->play,
+			     SNDRV_PCM_MMAP_OFFSET_CONTROL);
+	ASSERT_NE(MAP_FAILED, self->control) TH_LOG("%s", strerror(errno));
+	self->data_len = cfg.buffer_frames * cfg.frame_bytes;
+	ASSERT_EQ(0UL, self->data_len % self->page);
+	ASSERT_LT(self->page, self->data_len);
+	self->data = mmap(NULL, self->data_len, PROT_READ | PROT_WRITE,
+			  MAP_SHARED, self->play, SNDRV_PCM_MMAP_OFFSET_DATA);
+	ASSERT_NE(MAP_FAILED, self->data) TH_LOG("%s", strerror(errno));
+	status = self->status;
+	control = self->control;
+	data = self->data;
+
+	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	ASSERT_EQ(SNDRV_PCM_STATE_PREPARED, status->state);
+	/* Only the first data page is touched before the card goes */
+	data[0] = 0;
+	control->appl_ptr = cfg.buffer_frames;
+	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_START));
+	ASSERT_EQ(SNDRV_PCM_STATE_RUNNING, status->state);
+
+	TAKE_CARD_AWAY();
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+
+	EXPECT_EQ(SNDRV_PCM_STATE_DISCONNECTED, status->state);
+	EXPECT_EQ(cfg.buffer_frames, control->appl_ptr);
+	control->avail_min = 1;
+	EXPECT_EQ(1UL, control->avail_min);
+	for (off = 0; off < self->data_len; off += self->page) {
+		data[off] = 0x5a;
+		EXPECT_EQ(0x5a, data[off]) TH_LOG("data page at %zu", off);
+	}
+
+	memset(&sync, 0, sizeof(sync));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_SYNC_PTR,
+				   &sync));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_HWSYNC));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_START));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_STATUS,
+				   &pstatus));
+	EXPECT_ERRNO(ENODEV, mmap(NULL, self->page, PROT_READ, MAP_SHARED,
+				  self->play, SNDRV_PCM_MMAP_OFFSET_STATUS));
+	EXPECT_ERRNO(ENODEV, mmap(NULL, self->data_len,
+				  PROT_READ | PROT_WRITE, MAP_SHARED,
+				  self->play, SNDRV_PCM_MMAP_OFFSET_DATA));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->play, POLLOUT));
+
+	/* close() leaves the file to the mappings */
+	EXPECT_EQ(0, close(self->play));
+	self->play = -1;
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+	EXPECT_EQ(SNDRV_PCM_STATE_DISCONNECTED, status->state);
+	EXPECT_EQ(0x5a, data[self->data_len - self->page]);
+
+	/* Any one mapping is enough to hold it */
+	unmap(&self->data, self->data_len);
+	unmap(&self->control, self->page);
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+	EXPECT_EQ(SNDRV_PCM_STATE_DISCONNECTED, status->state);
+	unmap(&self->status, self->page);
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+/*
+ * The unbind waits in snd_card_free() for the release of each file of
+ * the card (snd_card_file_remove() completes card->release_completion
+ * through the last reference): a file stays until its last fd closes.
+ */
+TEST_F_TIMEOUT(dummy_gone, unbind_waits_for_last_close, 60)
+{
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(false, 1024, 4096);
+
+	self->ctl = alsa_ctl_open(self->card, 0);
+	ASSERT_LE(0, self->ctl) TH_LOG("%s", strerror(-self->ctl));
+	self->play = alsa_pcm_open(self->card, 0, false, 0);
+	ASSERT_LE(0, self->play) TH_LOG("%s", strerror(-self->play));
+	ASSERT_EQ(0, alsa_pcm_hw_params(self->play, &cfg));
+	self->dupfd = dup(self->play);
+	ASSERT_LE(0, self->dupfd);
+
+	TAKE_CARD_AWAY();
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+	EXPECT_EQ(0, close(self->ctl));
+	self->ctl = -1;
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+	EXPECT_EQ(0, close(self->play));
+	self->play = -1;
+	EXPECT_UNBIND_PENDING(&self->keeper, PENDING_MS);
+	EXPECT_ERRNO(ENODEV, ioctl(self->dupfd, SNDRV_PCM_IOCTL_HWSYNC));
+	EXPECT_EQ(0, close(self->dupfd));
+	self->dupfd = -1;
+	EXPECT_EQ(0, alsa_keeper_removed(&self->keeper, GONE_TIMEOUT_MS))
+		TH_LOG("unbind did not return after the last close");
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A USB audio device unplugged while a thread plays to it, pinned as
+ * Linux 6.12 has it. The test plays to QEMU's usb-audio device (S16_LE,
+ * 2 channels, 48 kHz, read/write access) from a thread that writes a
+ * period at a time in blocking mode, and asks the host to device_del it.
+ * usb_audio_disconnect() (sound/usb/card.c) calls snd_card_disconnect():
+ * the stream goes to SNDRV_PCM_STATE_DISCONNECTED and the writer, asleep
+ * in wait_for_avail(), is woken. Its write returns, within
+ * WAKE_TIMEOUT_MS:
+ *
+ *	-1/EBADFD	if it had written nothing yet (the usual case: URBs
+ *			end on period boundaries, so a period-sized write
+ *			finds no room and sleeps before copying)
+ *	a short count	if it had written part of its period: then
+ *			__snd_pcm_lib_xfer() returns what it wrote
+ *
+ * and the next write, and any ioctl, on the old fds gives ENODEV; poll
+ * gives POLLERR. Then the device is plugged back (device_add) and the new
+ * card must play.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "alsa-helpers.h"
+
+#define WAKE_TIMEOUT_MS 10000
+#define GONE_TIMEOUT_MS 10000
+#define STEADY_WRITES 8		/* the buffer full and then some */
+
+struct writer {
+	int fd;
+	void *buf;
+	size_t len;
+	pid_t tid;
+	unsigned long writes;	/* completed in full */
+	int done;
+	long ret;		/* of the write that did not complete */
+	int err;
+	long long end_ms;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	long ret;
+
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
+	for (;;) {
+		ret = syscall(SYS_write, (long)w->fd, w->buf, w->len);
+		if (ret != (long)w->len)
+			break;
+		__atomic_add_fetch(&w->writes, 1, __ATOMIC_RELEASE);
+	}
+	w->ret = ret;
+	w->err = ret < 0 ? errno : 0;
+	w->end_ms = alsa_now_ms();
+	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+FIXTURE(usb)
+{
+	struct alsa_keeper keeper;
+	int card;
+	int play, ctl;
+	struct writer w;
+	pthread_t thread;
+	bool running;		/* the writer thread, not joined yet */
+};
+
+FIXTURE_SETUP(usb)
+{
+	self->play = self->ctl = -1;
+	self->running = false;
+	memset(&self->w, 0, sizeof(self->w));
+	/* Before any file of the card is open: see alsa-helpers.h */
+	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_USB);
+	ASSERT_LE(0, self->card)
+		TH_LOG("no %s card: %s", ALSA_USB_DRIVER,
+		       strerror(-self->card));
+}
+
+FIXTURE_TEARDOWN(usb)
+{
+	if (self->play >= 0)
+		close(self->play);
+	if (self->ctl >= 0)
+		close(self->ctl);
+	/* A writer still asleep dies with the process, its buffer kept */
+	if (self->running)
+		pthread_detach(self->thread);
+	else
+		free(self->w.buf);
+	/* It plugs the device back in if the test did not */
+	alsa_keeper_stop(&self->keeper, 30000);
+}
+
+TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
+{
+	/* 85 ms periods in a 1.4 s buffer: wait_for_avail() waits 1.5 s */
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(false, 4096, 65536);
+	struct snd_ctl_card_info info;
+	struct snd_pcm_status status;
+	struct timespec deadline;
+	long long removed_ms, end;
+	unsigned long writes;
+	int version, ret;
+
+	self->ctl = alsa_ctl_open(self->card, 0);
+	ASSERT_LE(0, self->ctl) TH_LOG("%s", strerror(-self->ctl));
+	self->play = alsa_pcm_open(self->card, 0, false, 0);
+	ASSERT_LE(0, self->play) TH_LOG("%s", strerror(-self->play));
+	ret = alsa_pcm_hw_params(self->play, &cfg);
+	ASSERT_EQ(0, ret) TH_LOG("hw_params: %s", strerror(-ret));
+	TH_LOG("period %lu, buffer %lu frames", cfg.period_frames,
+	       cfg.buffer_frames);
+	/* Woken a period at a time; starts once full */
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
+					cfg.buffer_frames,
+					cfg.buffer_frames));
+	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+
+	self->w.fd = self->play;
+	self->w.len = cfg.period_frames * cfg.frame_bytes;
+	self->w.buf = calloc(1, self->w.len);
+	ASSERT_NE(NULL, self->w.buf);
+	ASSERT_EQ(0, pthread_create(&self->thread, NULL, writer_main,
+				    &self->w));
+	self->running = true;
+
+	/* Playing steadily: past the first buffer, writer waiting for room */
+	end = alsa_now_ms() + 20000;
+	while (__atomic_load_n(&self->w.writes, __ATOMIC_ACQUIRE) <
+	       cfg.buffer_frames / cfg.period_frames + STEADY_WRITES &&
+	       !__atomic_load_n(&self->w.done, __ATOMIC_ACQUIRE) &&
+	       alsa_now_ms() < end)
+		usleep(10000);
+	ASSERT_FALSE(__atomic_load_n(&self->w.done, __ATOMIC_ACQUIRE))
+		TH_LOG("write failed while playing: %ld (%s)", self->w.ret,
+		       strerror(self->w.err));
+	writes = __atomic_load_n(&self->w.writes, __ATOMIC_ACQUIRE);
+	ASSERT_LE(cfg.buffer_frames / cfg.period_frames + STEADY_WRITES,
+		  writes) TH_LOG("only %lu periods written in 20 s", writes);
+	ASSERT_EQ(SNDRV_PCM_STATE_RUNNING, alsa_pcm_state(self->play));
+	ASSERT_EQ(0, alsa_wait_sleeping_in(self->w.tid, SYS_write,
+					   self->play, 5000))
+		TH_LOG("the writer does not sleep in write()");
+
+	removed_ms = alsa_now_ms();
+	ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));
+	alsa_deadline_in(&deadline, WAKE_TIMEOUT_MS);
+	ASSERT_EQ(0, pthread_timedjoin_np(self->thread, NULL, &deadline))
+		TH_LOG("writer still asleep %d ms after the unplug",
+		       WAKE_TIMEOUT_MS);
+	self->running = false;
+	TH_LOG("writer back after %lld ms, %lu periods written: %ld (%s)",
+	       self->w.end_ms - removed_ms, self->w.writes, self->w.ret,
+	       self->w.ret < 0 ? strerror(self->w.err) : "short count");
+	if (self->w.ret < 0) {
+		EXPECT_EQ(EBADFD, self->w.err);
+	} else {
+		EXPECT_LT(0, self->w.ret);
+		EXPECT_GT((long)self->w.len, self->w.ret);
+		EXPECT_EQ(0, self->w.ret % cfg.frame_bytes);
+	}
+	EXPECT_GT(WAKE_TIMEOUT_MS, self->w.end_ms - removed_ms);
+	ASSERT_TRUE(alsa_card_wait_gone(self->card, GONE_TIMEOUT_MS))
+		TH_LOG("card %d still listed after the unplug", self->card);
+
+	/* The old files, now on snd_shutdown_f_ops */
+	EXPECT_ERRNO(ENODEV, write(self->play, self->w.buf, self->w.len));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_HWSYNC));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_PVERSION,
+				   &version));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_STATUS,
+				   &status));
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->play, POLLOUT));
+	EXPECT_ERRNO(ENODEV, ioctl(self->ctl, SNDRV_CTL_IOCTL_CARD_INFO,
+				   &info));
+
+	EXPECT_EQ(0, close(self->play));
+	EXPECT_EQ(0, close(self->ctl));
+	self->play = self->ctl = -1;
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+TEST_HARNESS_MAIN
