@@ -10,6 +10,7 @@ help:
 	@echo 'make series   export the upstream series to build/series/'
 	@echo 'make guest    build the guest kernel and initramfs'
 	@echo 'make boot     boot the guest and run SUITE=$(SUITE)'
+	@echo 'make bench    compare the patched kernel with the unpatched base'
 
 deps:
 	@scripts/deps
@@ -36,4 +37,7 @@ check: deps
 demo: deps
 	@scripts/demo
 
-.PHONY: help deps tree import series guest boot check demo
+bench: deps
+	@scripts/bench
+
+.PHONY: help deps tree import series guest boot check demo bench

@@ -130,7 +130,7 @@ static void *sleeper_main(void *arg)
 		break;
 	}
 	s->err = s->ret < 0 ? errno : 0;
-	s->end_ms = alsa_now_ms();
+	s->end_ms = now_ms();
 	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -146,7 +146,7 @@ static long sleeper_syscall(const struct sleeper *s, long long *arg0)
 	case CALL_DRAIN:
 		return SYS_ioctl;
 	case CALL_PPOLL:
-		*arg0 = ALSA_ANY_ARG;
+		*arg0 = ANY_ARG;
 		return SYS_ppoll;
 	case CALL_EPOLL:
 		return SYS_epoll_wait;
@@ -160,7 +160,7 @@ static long sleeper_syscall(const struct sleeper *s, long long *arg0)
 /* Starts s and waits until it sleeps in its call: 0 or -errno. */
 static int sleeper_start(struct sleeper *s)
 {
-	long long end = alsa_now_ms() + SLEEP_TIMEOUT_MS, arg0;
+	long long end = now_ms() + SLEEP_TIMEOUT_MS, arg0;
 	long nr = sleeper_syscall(s, &arg0);
 	int ret;
 
@@ -169,11 +169,11 @@ static int sleeper_start(struct sleeper *s)
 		return -ret;
 	s->started = true;
 	while (!__atomic_load_n(&s->tid, __ATOMIC_ACQUIRE)) {
-		if (alsa_now_ms() > end)
+		if (now_ms() > end)
 			return -ETIMEDOUT;
 		usleep(1000);
 	}
-	ret = alsa_wait_sleeping_in(s->tid, nr, arg0, SLEEP_TIMEOUT_MS);
+	ret = wait_asleep_in(s->tid, nr, arg0, SLEEP_TIMEOUT_MS);
 	if (ret)
 		return ret;
 	return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) ? -EINTR : 0;
@@ -317,7 +317,7 @@ static void take_away_and_join(struct __test_metadata *_metadata,
 			TH_LOG("%s returned before the card went: %ld/%s",
 			       self->s[i].what, self->s[i].ret,
 			       strerror(self->s[i].err));
-	*removed_ms = alsa_now_ms();
+	*removed_ms = now_ms();
 	ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));
 	alsa_deadline_in(&deadline, WAKE_TIMEOUT_MS);
 	for (i = first; i <= last; i++) {
@@ -382,7 +382,7 @@ TEST_F_TIMEOUT(sleepers, pcm, 90)
 		   rcfg.buffer_frames);
 
 	/* Running streams, full, waking a writer or poller only when empty */
-	t_fill = alsa_now_ms();
+	t_fill = now_ms();
 	window_ms = cfg.buffer_frames * 1000LL / cfg.rate;
 	OPEN_PCM(w_part, false, 0);
 	SETUP_SLOW(w_part, cfg, cfg.buffer_frames, cfg.buffer_frames,
@@ -461,9 +461,9 @@ TEST_F_TIMEOUT(sleepers, pcm, 90)
 	ASSERT_GT(rcfg.buffer_frames, r_moved);
 
 	/* The streams must still be far from empty when the card goes */
-	ASSERT_GT(window_ms - 3000, alsa_now_ms() - t_fill)
+	ASSERT_GT(window_ms - 3000, now_ms() - t_fill)
 		TH_LOG("setup took %lld ms of a %lld ms buffer",
-		       alsa_now_ms() - t_fill, window_ms);
+		       now_ms() - t_fill, window_ms);
 	EXPECT_EQ(cfg.buffer_frames + w_moved, appl_ptr(w_part))
 		TH_LOG("part writer woke before the card went");
 

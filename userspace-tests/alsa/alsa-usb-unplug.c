@@ -63,7 +63,7 @@ static void *writer_main(void *arg)
 	}
 	w->ret = ret;
 	w->err = ret < 0 ? errno : 0;
-	w->end_ms = alsa_now_ms();
+	w->end_ms = now_ms();
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -139,11 +139,11 @@ TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
 	self->running = true;
 
 	/* Playing steadily: past the first buffer, writer waiting for room */
-	end = alsa_now_ms() + 20000;
+	end = now_ms() + 20000;
 	while (__atomic_load_n(&self->w.writes, __ATOMIC_ACQUIRE) <
 	       cfg.buffer_frames / cfg.period_frames + STEADY_WRITES &&
 	       !__atomic_load_n(&self->w.done, __ATOMIC_ACQUIRE) &&
-	       alsa_now_ms() < end)
+	       now_ms() < end)
 		usleep(10000);
 	ASSERT_FALSE(__atomic_load_n(&self->w.done, __ATOMIC_ACQUIRE))
 		TH_LOG("write failed while playing: %ld (%s)", self->w.ret,
@@ -152,11 +152,11 @@ TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
 	ASSERT_LE(cfg.buffer_frames / cfg.period_frames + STEADY_WRITES,
 		  writes) TH_LOG("only %lu periods written in 20 s", writes);
 	ASSERT_EQ(SNDRV_PCM_STATE_RUNNING, alsa_pcm_state(self->play));
-	ASSERT_EQ(0, alsa_wait_sleeping_in(self->w.tid, SYS_write,
+	ASSERT_EQ(0, wait_asleep_in(self->w.tid, SYS_write,
 					   self->play, 5000))
 		TH_LOG("the writer does not sleep in write()");
 
-	removed_ms = alsa_now_ms();
+	removed_ms = now_ms();
 	ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));
 	alsa_deadline_in(&deadline, WAKE_TIMEOUT_MS);
 	ASSERT_EQ(0, pthread_timedjoin_np(self->thread, NULL, &deadline))

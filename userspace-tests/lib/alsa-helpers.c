@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "alsa-helpers.h"
+#include "thread-state.h"
 #include "host.h"
 
 #define DUMMY_DRIVER_DIR	"/sys/bus/platform/drivers/snd_dummy"
@@ -24,14 +25,6 @@
 				"\"audiodev\": \"snd0\", \"bus\": \"xhci.0\"}"
 #define CARD_WAIT_MS		30000
 #define REMOVAL_WAIT_MS		10000
-
-long long alsa_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 void alsa_deadline_in(struct timespec *ts, int ms)
 {
@@ -49,17 +42,6 @@ int alsa_poll_now(int fd, short events)
 	struct pollfd pfd = { .fd = fd, .events = events };
 
 	return poll(&pfd, 1, 0) == 1 ? pfd.revents : -1;
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = {
-		.tv_sec = ms / 1000,
-		.tv_nsec = (ms % 1000) * 1000000L,
-	};
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
 }
 
 /* Copies [start, end) without the padding "%-15s" added. */
@@ -121,14 +103,14 @@ int alsa_card_find(const char *id, const char *driver)
 
 int alsa_card_wait(const char *id, const char *driver, int timeout_ms)
 {
-	long long end = alsa_now_ms() + timeout_ms;
+	long long end = now_ms() + timeout_ms;
 	int card;
 
 	for (;;) {
 		card = alsa_card_find(id, driver);
 		if (card >= 0)
 			return card;
-		if (alsa_now_ms() > end)
+		if (now_ms() > end)
 			return -ETIMEDOUT;
 		sleep_ms(50);
 	}
@@ -136,12 +118,12 @@ int alsa_card_wait(const char *id, const char *driver, int timeout_ms)
 
 bool alsa_card_wait_gone(int card, int timeout_ms)
 {
-	long long end = alsa_now_ms() + timeout_ms;
+	long long end = now_ms() + timeout_ms;
 
 	for (;;) {
 		if (cards_scan(card, NULL, NULL) == -ENOENT)
 			return true;
-		if (alsa_now_ms() > end)
+		if (now_ms() > end)
 			return false;
 		sleep_ms(50);
 	}
@@ -341,7 +323,7 @@ int alsa_check_playback(int card, const char **step)
 	}
 	/* It plays once the hardware pointer moves (it may underrun after) */
 	*step = "hw_ptr moving";
-	end = alsa_now_ms() + 5000;
+	end = now_ms() + 5000;
 	for (;;) {
 		memset(&st, 0, sizeof(st));
 		if (ioctl(fd, SNDRV_PCM_IOCTL_STATUS, &st)) {
@@ -350,7 +332,7 @@ int alsa_check_playback(int card, const char **step)
 		}
 		if (st.hw_ptr > 0)
 			break;
-		if (alsa_now_ms() > end) {
+		if (now_ms() > end) {
 			ret = -ETIMEDOUT;
 			goto out;
 		}
@@ -360,61 +342,6 @@ int alsa_check_playback(int card, const char **step)
 out:
 	close(fd);
 	return ret;
-}
-
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
-}
-
-static bool sleeping_in(pid_t tid, long nr, long long arg0)
-{
-	unsigned long long a0;
-	char path[64], buf[512];
-	const char *state;
-	long snr;
-
-	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return false;
-	/* "tid (comm) S ...": the comm may hold anything but a last ')' */
-	state = strrchr(buf, ')');
-	if (!state || state[1] != ' ' || state[2] != 'S')
-		return false;
-	/* "nr arg0 ... sp pc" while in a system call, else "running" */
-	snprintf(path, sizeof(path), "/proc/self/task/%d/syscall", tid);
-	if (read_small(path, buf, sizeof(buf)) <= 0)
-		return false;
-	if (sscanf(buf, "%ld 0x%llx", &snr, &a0) != 2 || snr != nr)
-		return false;
-	return arg0 == ALSA_ANY_ARG || a0 == (unsigned long long)arg0;
-}
-
-int alsa_wait_sleeping_in(pid_t tid, long nr, long long arg0, int timeout_ms)
-{
-	long long end = alsa_now_ms() + timeout_ms;
-
-	for (;;) {
-		if (sleeping_in(tid, nr, arg0)) {
-			sleep_ms(200);
-			if (sleeping_in(tid, nr, arg0))
-				return 0;
-		}
-		if (alsa_now_ms() > end)
-			return -ETIMEDOUT;
-		sleep_ms(20);
-	}
 }
 
 /* The keeper */
@@ -627,7 +554,7 @@ int alsa_keeper_recover(struct alsa_keeper *k, int old_card,
 
 void alsa_keeper_stop(struct alsa_keeper *k, int timeout_ms)
 {
-	long long end = alsa_now_ms() + timeout_ms;
+	long long end = now_ms() + timeout_ms;
 
 	if (k->sock >= 0)
 		close(k->sock);
@@ -635,7 +562,7 @@ void alsa_keeper_stop(struct alsa_keeper *k, int timeout_ms)
 	if (k->pid <= 0)
 		return;
 	/* Left running past the timeout, it still finishes on its own */
-	while (waitpid(k->pid, NULL, WNOHANG) == 0 && alsa_now_ms() < end)
+	while (waitpid(k->pid, NULL, WNOHANG) == 0 && now_ms() < end)
 		sleep_ms(50);
 	k->pid = 0;
 }

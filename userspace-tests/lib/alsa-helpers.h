@@ -27,6 +27,8 @@
 #include <time.h>
 #include <sound/asound.h>
 
+#include "thread-state.h"
+
 #define ALSA_DUMMY_ID		"Dummy"		/* snd-dummy's card id */
 #define ALSA_USB_DRIVER		"USB-Audio"	/* snd-usb-audio's driver name */
 
@@ -106,13 +108,6 @@ ssize_t alsa_pcm_read_frames(int fd, const struct alsa_pcm_config *cfg,
  */
 int alsa_check_playback(int card, const char **step);
 
-/*
- * Waits until thread tid of this process sleeps (state S) inside system
- * call nr with first argument arg0 (ALSA_ANY_ARG: any), and still does
- * 200 ms later. Returns 0 or -ETIMEDOUT.
- */
-#define ALSA_ANY_ARG	(-1LL)
-int alsa_wait_sleeping_in(pid_t tid, long nr, long long arg0, int timeout_ms);
 
 enum alsa_keeper_kind {
 	ALSA_KEEPER_DUMMY,	/* unbind/bind snd_dummy.0 from its driver */
@@ -154,8 +149,6 @@ int alsa_keeper_recover(struct alsa_keeper *k, int old_card,
  */
 void alsa_keeper_stop(struct alsa_keeper *k, int timeout_ms);
 
-/* Milliseconds since some fixed point (CLOCK_MONOTONIC). */
-long long alsa_now_ms(void);
 /* A CLOCK_REALTIME deadline ms from now, for pthread_timedjoin_np(). */
 void alsa_deadline_in(struct timespec *ts, int ms);
 /* poll(2) on fd without waiting: revents, or -1 if not ready. */

@@ -2,8 +2,10 @@
 /*
  * tty-holder DEVICE DIR: the process that held a terminal before a login.
  *
- * Opens DEVICE in a session of its own, then keeps it: everything it reads
- * is appended to DIR/captured, and DIR/state says "live" while the fd works
+ * Opens DEVICE in a session of its own, then keeps it: the first thing it
+ * reads is appended to DIR/captured (one read shows it can take what is
+ * typed; reading on would leave nothing for a login), and DIR/state says
+ * "live" while the fd works
  * (TCGETS succeeds) or, once the fd is dead, what each call returns:
  *
  *	hungup read=0 write=EIO tiocsti=EIO
@@ -14,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,7 @@ int main(int argc, char **argv)
 	struct termios tio;
 	struct pollfd pfd;
 	int fd, out;
+	bool captured = false;
 	ssize_t n;
 	char c = 'x';
 
@@ -81,11 +85,15 @@ int main(int argc, char **argv)
 	pfd.fd = fd;
 	pfd.events = POLLIN;
 	for (;;) {
-		if (poll(&pfd, 1, 100) > 0 && !(pfd.revents & (POLLERR | POLLHUP))) {
+		if (captured) {
+			usleep(100000);
+		} else if (poll(&pfd, 1, 100) > 0 &&
+			   !(pfd.revents & (POLLERR | POLLHUP))) {
 			n = read(fd, buf, sizeof(buf));
 			if (n > 0) {
 				if (write(out, buf, n) != n)
 					return 1;
+				captured = true;
 				continue;
 			}
 		}
