@@ -826,7 +826,7 @@ static void test_core_revoked_poll_reports_err_and_hup(struct kunit *test)
 	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
 
 	revoke_test_revoke(test, obj);
-	KUNIT_EXPECT_EQ(test, vfs_poll(tf->file, NULL), EPOLLERR | EPOLLHUP);
+	KUNIT_EXPECT_TRUE(test, vfs_poll(tf->file, NULL) == (EPOLLERR | EPOLLHUP));
 	KUNIT_EXPECT_EQ(test, atomic_read(&tf->live_calls), 0);
 }
 
@@ -1623,7 +1623,7 @@ static void test_revoked_file_methods_after_free_fail(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, kernel_write(tf->file, buf, sizeof(buf), &pos),
 			-ENODEV);
 	KUNIT_EXPECT_EQ(test, vfs_ioctl(tf->file, 0, 0), -ENODEV);
-	KUNIT_EXPECT_EQ(test, vfs_poll(tf->file, NULL), EPOLLERR | EPOLLHUP);
+	KUNIT_EXPECT_TRUE(test, vfs_poll(tf->file, NULL) == (EPOLLERR | EPOLLHUP));
 	KUNIT_EXPECT_EQ(test, atomic_read(&tf->live_calls), 0);
 }
 

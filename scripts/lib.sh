@@ -35,3 +35,15 @@ series_entries() {
 		fi
 	done <"$TOP/patches/series"
 }
+
+# sources_hash: what build/linux is assembled from, the series, its patches
+# and area files, as one hash.
+sources_hash() {
+	local kind a b
+	{
+		cat "$TOP/patches/series" "$TOP"/patches/*.patch 2>/dev/null || true
+		while read -r kind a b; do
+			[ "$kind" = file ] && cat "$TOP/$a"
+		done < <(series_entries)
+	} | sha256sum | cut -d' ' -f1
+}
