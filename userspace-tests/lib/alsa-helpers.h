@@ -27,6 +27,7 @@
 #include <time.h>
 #include <sound/asound.h>
 
+#include "expect-errno.h"
 #include "thread-state.h"
 
 #define ALSA_DUMMY_ID		"Dummy"		/* snd-dummy's card id */
@@ -154,27 +155,6 @@ void alsa_deadline_in(struct timespec *ts, int ms);
 /* poll(2) on fd without waiting: revents, or -1 if not ready. */
 int alsa_poll_now(int fd, short events);
 
-/*
- * Expects expr to fail with -1 and errno err. Use after including
- * kselftest_harness.h.
- */
-#define EXPECT_ERRNO(err, expr)						\
-	do {								\
-		long _alsa_ret;						\
-		int _alsa_err;						\
-									\
-		errno = 0;						\
-		_alsa_ret = (long)(expr);				\
-		_alsa_err = errno;					\
-		EXPECT_EQ(-1, _alsa_ret)				\
-			TH_LOG("%s returned %ld, expected -1/%s", #expr,\
-			       _alsa_ret, strerror(err));		\
-		if (_alsa_ret == -1)					\
-			EXPECT_EQ(err, _alsa_err)			\
-				TH_LOG("%s: %s, expected %s", #expr,	\
-				       strerror(_alsa_err),		\
-				       strerror(err));			\
-	} while (0)
 
 /* The unbind is still waiting for the card's last file to go. */
 #define EXPECT_UNBIND_PENDING(keeper, ms)				\

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/types.h>
 
+#include "expect-errno.h"
 #include "thread-state.h"
 
 #define REVOKE_DEV		"/dev/test_revoke"
@@ -72,28 +73,6 @@ int revoke_call_start(struct revoke_call *call, revoke_call_fn fn, int fd,
 int revoke_call_wait_asleep(struct revoke_call *call, long nr);
 /* Joins the call within timeout_ms: 0, or -ETIMEDOUT if still inside. */
 int revoke_call_join(struct revoke_call *call, int timeout_ms);
-
-/*
- * Expects expr to fail with -1 and errno err. Use after including
- * kselftest_harness.h.
- */
-#define EXPECT_FAILS_WITH(err, expr)					\
-	do {								\
-		long _rv_ret;						\
-		int _rv_err;						\
-									\
-		errno = 0;						\
-		_rv_ret = (long)(expr);					\
-		_rv_err = errno;					\
-		EXPECT_EQ(-1, _rv_ret)					\
-			TH_LOG("%s returned %ld, expected -1/%s", #expr,\
-			       _rv_ret, strerror(err));			\
-		if (_rv_ret == -1)					\
-			EXPECT_EQ(err, _rv_err)				\
-				TH_LOG("%s: %s, expected %s", #expr,	\
-				       strerror(_rv_err),		\
-				       strerror(err));			\
-	} while (0)
 
 /* Asserts that a revoke went through. */
 #define ASSERT_REVOKED()						\

@@ -70,8 +70,8 @@ TEST_F(rw, live_file_reads_back_what_was_written)
 	EXPECT_EQ(0, memcmp(buf, "hello", 5));
 	/* Empty again: a non-blocking read says so instead of sleeping. */
 	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
-	EXPECT_FAILS_WITH(EAGAIN, read(self->fd, buf, sizeof(buf)));
-	EXPECT_FAILS_WITH(ENOTTY, ioctl(self->fd, UNKNOWN_IOCTL));
+	EXPECT_ERRNO(EAGAIN, read(self->fd, buf, sizeof(buf)));
+	EXPECT_ERRNO(ENOTTY, ioctl(self->fd, UNKNOWN_IOCTL));
 }
 
 TEST_F(rw, read_asleep_is_woken_by_revoke_with_enodev)
@@ -114,12 +114,12 @@ TEST_F(rw, every_form_of_read_fails_with_enodev_after_revoke)
 	/* Data waiting makes no difference. */
 	ASSERT_EQ(3, write(self->fd, "abc", 3));
 	ASSERT_REVOKED();
-	EXPECT_FAILS_WITH(ENODEV, read(self->fd, buf, sizeof(buf)));
-	EXPECT_FAILS_WITH(ENODEV, readv(self->fd, &iov, 1));
-	EXPECT_FAILS_WITH(ENODEV, pread(self->fd, buf, sizeof(buf), 0));
-	EXPECT_FAILS_WITH(ENODEV, preadv2(self->fd, &iov, 1, -1, RWF_NOWAIT));
+	EXPECT_ERRNO(ENODEV, read(self->fd, buf, sizeof(buf)));
+	EXPECT_ERRNO(ENODEV, readv(self->fd, &iov, 1));
+	EXPECT_ERRNO(ENODEV, pread(self->fd, buf, sizeof(buf), 0));
+	EXPECT_ERRNO(ENODEV, preadv2(self->fd, &iov, 1, -1, RWF_NOWAIT));
 	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
-	EXPECT_FAILS_WITH(ENODEV, read(self->fd, buf, sizeof(buf)));
+	EXPECT_ERRNO(ENODEV, read(self->fd, buf, sizeof(buf)));
 }
 
 TEST_F(rw, every_form_of_write_fails_with_enodev_after_revoke)
@@ -127,12 +127,12 @@ TEST_F(rw, every_form_of_write_fails_with_enodev_after_revoke)
 	struct iovec iov = { "abc", 3 };
 
 	ASSERT_REVOKED();
-	EXPECT_FAILS_WITH(ENODEV, write(self->fd, "abc", 3));
-	EXPECT_FAILS_WITH(ENODEV, writev(self->fd, &iov, 1));
-	EXPECT_FAILS_WITH(ENODEV, pwrite(self->fd, "abc", 3, 0));
-	EXPECT_FAILS_WITH(ENODEV, pwritev2(self->fd, &iov, 1, -1, RWF_NOWAIT));
+	EXPECT_ERRNO(ENODEV, write(self->fd, "abc", 3));
+	EXPECT_ERRNO(ENODEV, writev(self->fd, &iov, 1));
+	EXPECT_ERRNO(ENODEV, pwrite(self->fd, "abc", 3, 0));
+	EXPECT_ERRNO(ENODEV, pwritev2(self->fd, &iov, 1, -1, RWF_NOWAIT));
 	ASSERT_EQ(0, fcntl(self->fd, F_SETFL, O_NONBLOCK));
-	EXPECT_FAILS_WITH(ENODEV, write(self->fd, "abc", 3));
+	EXPECT_ERRNO(ENODEV, write(self->fd, "abc", 3));
 }
 
 TEST_F(rw, driver_ioctls_fail_with_enodev_after_revoke)
@@ -143,8 +143,8 @@ TEST_F(rw, driver_ioctls_fail_with_enodev_after_revoke)
 	ASSERT_EQ(0, ioctl(self->fd, FIONREAD, &avail));
 	ASSERT_EQ(2, avail);
 	ASSERT_REVOKED();
-	EXPECT_FAILS_WITH(ENODEV, ioctl(self->fd, FIONREAD, &avail));
-	EXPECT_FAILS_WITH(ENODEV, ioctl(self->fd, UNKNOWN_IOCTL));
+	EXPECT_ERRNO(ENODEV, ioctl(self->fd, FIONREAD, &avail));
+	EXPECT_ERRNO(ENODEV, ioctl(self->fd, UNKNOWN_IOCTL));
 }
 
 TEST_F(rw, vfs_ioctls_still_work_after_revoke)
@@ -236,7 +236,7 @@ TEST_F(rw, reopen_after_revoke_gets_a_fresh_working_file)
 	EXPECT_EQ(3, read(fd2, buf, sizeof(buf)));
 	EXPECT_EQ(0, memcmp(buf, "new", 3));
 	/* The old file stays revoked. */
-	EXPECT_FAILS_WITH(ENODEV, read(self->fd, buf, sizeof(buf)));
+	EXPECT_ERRNO(ENODEV, read(self->fd, buf, sizeof(buf)));
 	EXPECT_EQ(0, close(fd2));
 }
 
