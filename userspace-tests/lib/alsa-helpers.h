@@ -155,7 +155,6 @@ void alsa_deadline_in(struct timespec *ts, int ms);
 /* poll(2) on fd without waiting: revents, or -1 if not ready. */
 int alsa_poll_now(int fd, short events);
 
-
 /* The unbind is still waiting for the card's last file to go. */
 #define EXPECT_UNBIND_PENDING(keeper, ms)				\
 	do {								\
