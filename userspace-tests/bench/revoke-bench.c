@@ -6,8 +6,11 @@
  *
  * Always measured: one-byte read() of /dev/zero and write() of /dev/null,
  * files that cannot be revoked. Each PATH:OP argument adds a file; OP is
- * "read", "write" or "write+read" (a one-byte write then a one-byte read,
- * for a pipe-like device). A PATH that does not exist is reported missing.
+ * "read", "write", "write+read" (a one-byte write then a one-byte read,
+ * for a pipe-like device), "tcgets" (ioctl(TCGETS) on a tty) or
+ * "roundtrip" (PATH is /dev/ptmx: a byte written to the slave of a new
+ * pty and read from its master). A PATH that does not exist is reported
+ * missing.
  *
  * Prints "bench: NAME NS" lines, NAME being PATH:OP/THREADS; the host
  * compares two kernels' lines. The figure is the median of several runs.
@@ -19,6 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,7 +31,12 @@
 #define RUN_NSEC	400000000LL	/* each run lasts this long */
 #define BATCH		256		/* operations between clock reads */
 
-enum bench_op { OP_READ, OP_WRITE, OP_WRITE_READ };
+enum bench_op { OP_READ, OP_WRITE, OP_WRITE_READ, OP_TCGETS, OP_ROUNDTRIP,
+		NR_OPS };
+
+static const char *const op_names[NR_OPS] = {
+	"read", "write", "write+read", "tcgets", "roundtrip",
+};
 
 struct bench {
 	const char *path;
@@ -51,8 +61,30 @@ static long long now_nsec(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-static int do_op(int fd, enum bench_op op)
+/*
+ * The files an operation works on: fd, and for a pty round trip the
+ * slave as *peer. Returns 0 or -1 with errno set.
+ */
+static int open_files(const struct bench *b, int *fd, int *peer)
 {
+	struct termios t;
+
+	*peer = -1;
+	*fd = open(b->path, O_RDWR | O_NOCTTY);
+	if (*fd < 0 || b->op != OP_ROUNDTRIP)
+		return *fd < 0 ? -1 : 0;
+	if (grantpt(*fd) || unlockpt(*fd))
+		return -1;
+	*peer = open(ptsname(*fd), O_RDWR | O_NOCTTY);
+	if (*peer < 0 || tcgetattr(*peer, &t))
+		return -1;
+	cfmakeraw(&t);
+	return tcsetattr(*peer, TCSANOW, &t);
+}
+
+static int do_op(int fd, int peer, enum bench_op op)
+{
+	struct termios t;
 	char byte = 0;
 
 	switch (op) {
@@ -64,6 +96,14 @@ static int do_op(int fd, enum bench_op op)
 		if (write(fd, &byte, 1) != 1)
 			return -1;
 		return read(fd, &byte, 1) == 1 ? 0 : -1;
+	case OP_TCGETS:
+		return ioctl(fd, TCGETS, &t);
+	case OP_ROUNDTRIP:
+		if (write(peer, &byte, 1) != 1)
+			return -1;
+		return read(fd, &byte, 1) == 1 ? 0 : -1;
+	case NR_OPS:
+		break;
 	}
 	return -1;
 }
@@ -73,31 +113,34 @@ static void *worker_run(void *arg)
 	struct worker *w = arg;
 	long long start, end;
 	cpu_set_t cpus;
-	int fd, i;
+	int fd, peer, i, ret;
 
 	CPU_ZERO(&cpus);
 	CPU_SET(w->cpu, &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
-	fd = open(w->bench->path, O_RDWR);
+	ret = open_files(w->bench, &fd, &peer);
 	pthread_barrier_wait(w->start);
-	if (fd < 0) {
+	if (ret) {
 		w->error = errno;
-		return NULL;
+		goto out;
 	}
 	start = now_nsec();
 	end = start + RUN_NSEC;
 	do {
 		for (i = 0; i < BATCH; i++) {
-			if (do_op(fd, w->bench->op)) {
+			if (do_op(fd, peer, w->bench->op)) {
 				w->error = errno;
-				close(fd);
-				return NULL;
+				goto out;
 			}
 		}
 		w->ops += BATCH;
 	} while (now_nsec() < end);
 	w->nsec = now_nsec() - start;
-	close(fd);
+out:
+	if (peer >= 0)
+		close(peer);
+	if (fd >= 0)
+		close(fd);
 	return NULL;
 }
 
@@ -160,16 +203,15 @@ static void measure(const struct bench *b, int threads)
 
 static int parse(const char *arg, struct bench *b)
 {
-	static const char *const names[] = { "read", "write", "write+read" };
 	char *colon = strrchr(arg, ':');
 	unsigned int op;
 
 	if (!colon)
 		return -1;
-	for (op = 0; op < 3; op++) {
-		if (!strcmp(colon + 1, names[op])) {
+	for (op = 0; op < NR_OPS; op++) {
+		if (!strcmp(colon + 1, op_names[op])) {
 			b->path = strndup(arg, colon - arg);
-			b->op_name = names[op];
+			b->op_name = op_names[op];
 			b->op = op;
 			return 0;
 		}
@@ -187,7 +229,8 @@ int main(int argc, char **argv)
 	benches[n++] = (struct bench){ "/dev/null", "write", OP_WRITE };
 	for (i = 1; i < argc; i++) {
 		if (parse(argv[i], &benches[n++])) {
-			fprintf(stderr, "usage: %s [PATH:read|write|write+read...]\n",
+			fprintf(stderr, "usage: %s [PATH:OP...], OP one of "
+				"read write write+read tcgets roundtrip\n",
 				argv[0]);
 			return 2;
 		}

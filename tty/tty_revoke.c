@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hanging up a tty through the revoke core.
+ *
+ * __tty_hangup() marks the files of a tty hung up and takes the line down
+ * under tty_lock, as it always has; then, with no lock of the tty held, it
+ * revokes them: threads still inside their methods are kicked out and
+ * waited for, and tty_release() runs on each file, as the later close()
+ * used to. The tty then goes back into service for the next open, or is
+ * released if nothing holds it open any more.
+ *
+ * Files of /dev/console and /dev/tty0 sit on the tty of the device they
+ * stand for, but are never made revokable: a hangup of that device leaves
+ * them working, and the console's driver gets ->close() calls for the
+ * revoked files instead of a ->hangup() that would shut the port down.
+ */
+
+#include <linux/revoke.h>
+#include <linux/tty.h>
+#include <linux/tty_driver.h>
+#include <linux/wait_bit.h>
+#include <linux/workqueue.h>
+
+#include "tty.h"
+
+/*
+ * Wake every sleeper that can sit inside a method of a tty file: line
+ * discipline readers and writers and pollers, tcdrain(), break and modem
+ * status waits. Each of them then sees its file hung up and leaves.
+ */
+static void tty_revoke_kick(struct revokable *r)
+{
+	struct tty_struct *tty = container_of(r, struct tty_struct, revokable);
+
+	wake_up_interruptible_all(&tty->read_wait);
+	wake_up_interruptible_all(&tty->write_wait);
+	wake_up_interruptible_all(&tty->break_wait);
+	if (tty->port)
+		wake_up_interruptible_all(&tty->port->delta_msr_wait);
+}
+
+static void tty_hangup_revoke_work(struct work_struct *work);
+
+/**
+ * tty_revoke_init - prepare a new tty for revoking its files
+ * @tty: the tty, with its driver set
+ *
+ * The release of a pty master hangs up its slave, so masters, slaves and
+ * other ttys are three lockdep classes.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int tty_revoke_init(struct tty_struct *tty)
+{
+	INIT_WORK(&tty->revoke_work, tty_hangup_revoke_work);
+	if (tty->driver->type != TTY_DRIVER_TYPE_PTY)
+		return revokable_init(&tty->revokable, tty_revoke_kick);
+	if (tty->driver->subtype == PTY_TYPE_MASTER)
+		return revokable_init(&tty->revokable, tty_revoke_kick);
+	return revokable_init(&tty->revokable, tty_revoke_kick);
+}
+
+/**
+ * tty_file_is_console - whether a tty file was opened as a console
+ * @filp: a file of a tty
+ *
+ * Return: true for files of /dev/console and /dev/tty0, which a hangup of
+ * their tty leaves working.
+ */
+bool tty_file_is_console(struct file *filp)
+{
+	return filp->f_op->write_iter == redirected_tty_write;
+}
+
+/**
+ * tty_make_revokable - the last step of opening a tty file
+ * @tty: the tty, locked
+ * @filp: the file being opened
+ *
+ * A file that a hangup marked while it was being opened (a driver's
+ * ->open() may drop tty_lock to wait for carrier) and whose revoke has
+ * already begun stays as it is: hung up, released at its close.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int tty_make_revokable(struct tty_struct *tty, struct file *filp)
+{
+	int retval;
+
+	if (tty_file_is_console(filp))
+		return 0;
+	retval = make_revokable(filp, &tty->revokable, &hung_up_tty_fops);
+	if (retval == -ENODEV && tty_hung_up_p(filp))
+		return 0;
+	return retval;
+}
+
+static bool tty_revoking(struct tty_struct *tty)
+{
+	return tty && test_bit(TTY_REVOKING, &tty->flags);
+}
+
+/**
+ * tty_release_is_final - whether a release leaves the tty pair unused
+ * @tty: the tty, locked, and its slave too if it is a pty master
+ * @o_tty: the slave of a pty master, else NULL
+ *
+ * While a hangup revokes the files of either end, the hangup does the
+ * final release once it is done: tty_hangup_revoke() must not see the
+ * tty go away under it.
+ *
+ * Return: true if nothing holds @tty (or the pair) open and no hangup is
+ * revoking either end.
+ */
+bool tty_release_is_final(struct tty_struct *tty, struct tty_struct *o_tty)
+{
+	return !tty->count && !(o_tty && o_tty->count) &&
+	       !tty_revoking(tty) && !tty_revoking(tty->link);
+}
+
+/**
+ * tty_hangup_revoke - revoke the files a hangup has marked
+ * @tty: the tty, with %TTY_REVOKING set by __tty_hangup(); not locked
+ *
+ * Must not be called from a method of a file of @tty: revoke_it() waits
+ * for every caller inside to leave.
+ */
+void tty_hangup_revoke(struct tty_struct *tty)
+{
+	struct tty_struct *o_tty = NULL;
+	bool final;
+
+	revoke_it(&tty->revokable);
+	/*
+	 * Reopens wait for TTY_REVOKING to clear, so re-arming before the
+	 * final release is decided lets no file in. It must not be done
+	 * under tty_lock, which the releases in revoke_it() take.
+	 */
+	revokable_rearm(&tty->revokable);
+
+	if (tty->driver->type == TTY_DRIVER_TYPE_PTY &&
+	    tty->driver->subtype == PTY_TYPE_MASTER)
+		o_tty = tty->link;
+	tty_lock(tty);
+	tty_lock_slave(o_tty);
+	clear_bit(TTY_REVOKING, &tty->flags);
+	final = tty_release_is_final(tty, o_tty);
+	tty_unlock_slave(o_tty);
+	tty_unlock(tty);
+	/* Reopens sleep on the bit until the tty is back in service. */
+	smp_mb__after_atomic();
+	wake_up_bit(&tty->flags, TTY_REVOKING);
+
+	if (final)
+		tty_release_struct(tty, tty->index);
+}
+
+/*
+ * The revoke of a hangup that a file of the tty asked for (TIOCVHANGUP):
+ * it cannot wait for the caller to leave its own method.
+ */
+static void tty_hangup_revoke_work(struct work_struct *work)
+{
+	struct tty_struct *tty = container_of(work, struct tty_struct,
+					      revoke_work);
+
+	tty_hangup_revoke(tty);
+	tty_kref_put(tty);
+}
+
+/**
+ * tty_hangup_revoke_later - revoke the files of a hangup from a work
+ * @tty: the tty, with %TTY_REVOKING set by __tty_hangup()
+ *
+ * Every file of @tty behaves hung up already; the work releases them.
+ */
+void tty_hangup_revoke_later(struct tty_struct *tty)
+{
+	tty_kref_get(tty);
+	if (!schedule_work(&tty->revoke_work))
+		tty_kref_put(tty);
+}
+
+/**
+ * tty_wait_revoked - wait for the revoke of a hangup to end
+ * @tty: the tty
+ *
+ * Return: 0, or -ERESTARTSYS if a signal came first.
+ */
+int tty_wait_revoked(struct tty_struct *tty)
+{
+	return wait_on_bit(&tty->flags, TTY_REVOKING, TASK_INTERRUPTIBLE);
+}

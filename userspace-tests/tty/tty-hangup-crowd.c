@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Many calls asleep on one tty at once, each on a file of its own, when
+ * the tty is hung up: readers, writers with output held back, poll() and
+ * epoll waiters, and on a serial port tcdrain() and TIOCMIWAIT waiters
+ * too. vhangup() must return, every call must come back within
+ * WAKE_TIMEOUT_MS with what a hung up tty gives, and the tty must open
+ * and work again right after.
+ *
+ *	read		0
+ *	write		what it wrote before the hangup, else -1/EIO
+ *	poll		1, revents POLLIN|POLLERR|POLLHUP
+ *	epoll_wait	1, events EPOLLIN|EPOLLERR|EPOLLHUP
+ *	tcdrain		0
+ *	TIOCMIWAIT	-1/EIO (a modem line that never changes)
+ *
+ * A pty has no modem lines and never makes tcdrain() wait, so those two
+ * calls are only in the serial port's crowd.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "thread-state.h"
+#include "tty-helpers.h"
+
+#define WAKE_TIMEOUT_MS 10000
+#define ASLEEP_TIMEOUT_MS 10000
+#define BIG_WRITE (256 * 1024)	/* more than a pty or a UART buffers */
+#define PER_CALL 3		/* sleepers of each call */
+
+enum crowd_call {
+	CALL_READ,
+	CALL_WRITE,
+	CALL_POLL,
+	CALL_EPOLL,
+	CALL_TCDRAIN,
+	CALL_MIWAIT,
+	NR_CALLS
+};
+
+static const char *const call_names[NR_CALLS] = {
+	"read", "write", "poll", "epoll_wait", "tcdrain", "TIOCMIWAIT",
+};
+
+static const long call_nrs[NR_CALLS] = {
+	SYS_read, SYS_write, SYS_poll, SYS_epoll_wait, SYS_ioctl, SYS_ioctl,
+};
+
+struct sleeper {
+	enum crowd_call call;
+	int fd;
+	pthread_t thread;
+	pid_t tid;		/* set by the thread before it calls */
+	long ret;
+	int err;
+	unsigned int events;
+	bool done;
+};
+
+FIXTURE(crowd)
+{
+	struct tty_dev dev;
+	int fd;			/* holds output back for the writers */
+	struct sleeper sleepers[NR_CALLS * PER_CALL];
+	int nr_sleepers;
+};
+
+TTY_VARIANTS(crowd);
+
+FIXTURE_SETUP(crowd)
+{
+	self->nr_sleepers = 0;
+	TTY_DEV_SETUP(&self->dev, variant->kind, self->fd);
+	ASSERT_EQ(0, tty_make_raw(self->fd));
+	/* A pty's output waits for the master, which nobody reads. */
+	if (variant->kind == TTY_SERIAL)
+		ASSERT_EQ(0, tcflow(self->fd, TCOOFF));
+}
+
+FIXTURE_TEARDOWN(crowd)
+{
+	/* A sleeper still in its call is stuck: the process exit ends it. */
+	for (int i = 0; i < self->nr_sleepers; i++)
+		if (__atomic_load_n(&self->sleepers[i].done, __ATOMIC_ACQUIRE))
+			close(self->sleepers[i].fd);
+	tty_agents_reap();
+	close(self->fd);
+	tty_dev_fini(&self->dev);
+}
+
+static long epoll_once(int fd, unsigned int *events)
+{
+	struct epoll_event ev = { .events = EPOLLIN };
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	long ret;
+
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev))
+		return -1;
+	ret = syscall(SYS_epoll_wait, ep, &ev, 1, -1);
+	*events = ret == 1 ? ev.events : 0;
+	close(ep);
+	return ret;
+}
+
+static void *sleeper_main(void *arg)
+{
+	static char buf[BIG_WRITE];
+	struct sleeper *s = arg;
+	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
+
+	__atomic_store_n(&s->tid, gettid(), __ATOMIC_RELEASE);
+	switch (s->call) {
+	case CALL_READ:
+		s->ret = read(s->fd, buf, 64);
+		break;
+	case CALL_WRITE:
+		s->ret = write(s->fd, buf, sizeof(buf));
+		break;
+	case CALL_POLL:
+		s->ret = syscall(SYS_poll, &pfd, 1, -1);
+		s->events = pfd.revents;
+		break;
+	case CALL_EPOLL:
+		s->ret = epoll_once(s->fd, &s->events);
+		break;
+	case CALL_TCDRAIN:
+		s->ret = tcdrain(s->fd);
+		break;
+	case CALL_MIWAIT:
+		s->ret = ioctl(s->fd, TIOCMIWAIT,
+			       TIOCM_RNG | TIOCM_DSR | TIOCM_CD | TIOCM_CTS);
+		break;
+	case NR_CALLS:
+		break;
+	}
+	s->err = s->ret < 0 ? errno : 0;
+	__atomic_store_n(&s->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Starts PER_CALL sleepers in call, each on a file of its own. */
+static void start_sleepers(struct __test_metadata *_metadata,
+			   FIXTURE_DATA(crowd) *self, enum tty_kind kind,
+			   enum crowd_call call)
+{
+	for (int i = 0; i < PER_CALL; i++) {
+		struct sleeper *s = &self->sleepers[self->nr_sleepers];
+
+		memset(s, 0, sizeof(*s));
+		s->call = call;
+		s->fd = tty_open(self->dev.path, kind);
+		ASSERT_LE(0, s->fd) TH_LOG("open: %s", strerror(-s->fd));
+		ASSERT_EQ(0, pthread_create(&s->thread, NULL, sleeper_main, s));
+		ASSERT_EQ(0, pthread_detach(s->thread));
+		self->nr_sleepers++;
+	}
+}
+
+static bool all_done(FIXTURE_DATA(crowd) *self)
+{
+	for (int i = 0; i < self->nr_sleepers; i++)
+		if (!__atomic_load_n(&self->sleepers[i].done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/* What a hung up tty gives each call; logs and returns false if not. */
+static bool hung_up_result(struct __test_metadata *_metadata,
+			   const struct sleeper *s)
+{
+	bool good = false;
+
+	switch (s->call) {
+	case CALL_READ:
+	case CALL_TCDRAIN:
+		good = s->ret == 0;
+		break;
+	case CALL_WRITE:
+		good = (s->ret > 0 && s->ret < BIG_WRITE) ||
+		       (s->ret == -1 && s->err == EIO);
+		break;
+	case CALL_POLL:
+		good = s->ret == 1 && s->events == (POLLIN | POLLERR | POLLHUP);
+		break;
+	case CALL_EPOLL:
+		good = s->ret == 1 &&
+		       s->events == (EPOLLIN | EPOLLERR | EPOLLHUP);
+		break;
+	case CALL_MIWAIT:
+		good = s->ret == -1 && s->err == EIO;
+		break;
+	case NR_CALLS:
+		break;
+	}
+	if (!good)
+		TH_LOG("%s: %ld (%s), events 0x%x", call_names[s->call],
+		       s->ret, strerror(s->err), s->events);
+	return good;
+}
+
+TEST_F_TIMEOUT(crowd, all_sleepers_leave_on_vhangup, 120)
+{
+	enum crowd_call last = variant->kind == TTY_SERIAL ? CALL_MIWAIT
+							   : CALL_EPOLL;
+	long long deadline;
+	int fd, ret;
+
+	for (enum crowd_call call = CALL_READ; call <= last; call++)
+		start_sleepers(_metadata, self, variant->kind, call);
+	for (int i = 0; i < self->nr_sleepers; i++) {
+		struct sleeper *s = &self->sleepers[i];
+		pid_t tid;
+
+		while (!(tid = __atomic_load_n(&s->tid, __ATOMIC_ACQUIRE)))
+			sleep_ms(10);
+		ASSERT_EQ(0, wait_asleep_in(tid, call_nrs[s->call], ANY_ARG,
+					    ASLEEP_TIMEOUT_MS))
+			TH_LOG("a %s caller never slept", call_names[s->call]);
+	}
+
+	ret = tty_hangup_from_new_session(self->dev.path, variant->kind,
+					  HANGUP_VHANGUP);
+	ASSERT_EQ(0, ret) TH_LOG("vhangup: %s", strerror(-ret));
+
+	deadline = now_ms() + WAKE_TIMEOUT_MS;
+	while (!all_done(self) && now_ms() < deadline)
+		sleep_ms(20);
+	for (int i = 0; i < self->nr_sleepers; i++) {
+		struct sleeper *s = &self->sleepers[i];
+
+		ASSERT_TRUE(__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
+			TH_LOG("a %s caller still sleeps %d ms after the hangup",
+			       call_names[s->call], WAKE_TIMEOUT_MS);
+		EXPECT_TRUE(hung_up_result(_metadata, s));
+	}
+
+	/* The tty is back in service at once. */
+	fd = tty_open(self->dev.path, variant->kind);
+	ASSERT_LE(0, fd) TH_LOG("reopen: %s", strerror(-fd));
+	EXPECT_EQ(0, tty_make_raw(fd));
+	EXPECT_EQ(0, tcflow(fd, TCOON));
+	EXPECT_EQ(3, write(fd, "ok\n", 3));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hangups racing everything else one can do to a tty, for RACE_SECONDS
+ * (default 60): threads that open and close it, that read, poll and
+ * write, that run ioctls (termios, queue flushes) and that switch its
+ * line discipline between N_TTY and N_HDLC, while another hangs it up
+ * with TIOCVHANGUP and now and then vhangup(). A call may fail in any way
+ * a hung up tty fails; what must not happen is a thread that never comes
+ * back, or a kernel splat (the runner watches the log for those).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "thread-state.h"
+#include "tty-helpers.h"
+
+#define N_HDLC_LDISC 13		/* N_HDLC, <linux/tty.h> */
+#define JOIN_TIMEOUT_MS 10000
+
+enum racer_role { ROLE_OPENER, ROLE_READER, ROLE_WRITER, ROLE_IOCTL,
+		  ROLE_LDISC, ROLE_HANGER, NR_ROLES };
+
+static const char *const role_names[NR_ROLES] = {
+	"opener", "reader", "writer", "ioctl", "ldisc", "hanger",
+};
+
+struct racer {
+	enum racer_role role;
+	const struct tty_dev *dev;
+	const bool *stop;
+	pthread_t thread;
+	long ops;
+	bool done;
+};
+
+FIXTURE(race)
+{
+	struct tty_dev dev;
+	int fd;
+	bool stop;
+	struct racer racers[NR_ROLES];
+};
+
+TTY_VARIANTS(race);
+
+FIXTURE_SETUP(race)
+{
+	self->stop = false;
+	TTY_DEV_SETUP(&self->dev, variant->kind, self->fd);
+	ASSERT_EQ(0, tty_make_raw(self->fd));
+}
+
+FIXTURE_TEARDOWN(race)
+{
+	tty_agents_reap();
+	close(self->fd);
+	tty_dev_fini(&self->dev);
+}
+
+static int race_seconds(void)
+{
+	const char *s = getenv("RACE_SECONDS");
+
+	return s && atoi(s) > 0 ? atoi(s) : 60;
+}
+
+/* 1 once fd is ready for events, 0 if not yet, -1 once it is hung up. */
+static int ready_for(int fd, short events)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	if (poll(&pfd, 1, 5) != 1)
+		return 0;
+	return pfd.revents & POLLHUP ? -1 : 1;
+}
+
+/* One step of a role on fd; returns false once fd is hung up. */
+static bool racer_step(struct racer *r, int fd)
+{
+	struct termios t;
+	int ldisc, queued, ready;
+	char buf[64];
+
+	switch (r->role) {
+	case ROLE_READER:
+		ready = ready_for(fd, POLLIN);
+		if (ready <= 0)
+			return ready == 0;
+		return read(fd, buf, sizeof(buf)) >= 0 || errno == EAGAIN;
+	case ROLE_WRITER:
+		ready = ready_for(fd, POLLOUT);
+		if (ready <= 0)
+			return ready == 0;
+		memset(buf, 'r', sizeof(buf));
+		return write(fd, buf, sizeof(buf)) >= 0 || errno == EAGAIN;
+	case ROLE_IOCTL:
+		if (tcgetattr(fd, &t) || tcsetattr(fd, TCSANOW, &t))
+			return false;
+		if (ioctl(fd, TIOCOUTQ, &queued))
+			return false;
+		return tcflush(fd, TCIOFLUSH) == 0;
+	case ROLE_LDISC:
+		if (ioctl(fd, TIOCGETD, &ldisc))
+			return false;
+		ldisc = ldisc == N_TTY ? N_HDLC_LDISC : N_TTY;
+		return ioctl(fd, TIOCSETD, &ldisc) == 0 || errno == EBUSY;
+	case ROLE_HANGER:
+		if (r->ops % 16 == 15)
+			return tty_hangup_from_new_session(r->dev->path,
+							   r->dev->kind,
+							   HANGUP_VHANGUP) == 0;
+		ioctl(fd, TIOCVHANGUP);
+		return false;
+	case ROLE_OPENER:
+	case NR_ROLES:
+		break;
+	}
+	return false;
+}
+
+static void *racer_main(void *arg)
+{
+	struct racer *r = arg;
+	int fd = -1;
+
+	while (!__atomic_load_n(r->stop, __ATOMIC_ACQUIRE)) {
+		if (fd < 0) {
+			fd = tty_open(r->dev->path, r->dev->kind);
+			if (fd < 0)
+				continue;	/* open failed: try again */
+			/* I/O must not block once the hangups have stopped. */
+			if (r->role == ROLE_READER || r->role == ROLE_WRITER)
+				fcntl(fd, F_SETFL, O_NONBLOCK);
+		}
+		if (r->role == ROLE_OPENER || !racer_step(r, fd)) {
+			close(fd);
+			fd = -1;
+		}
+		r->ops++;
+	}
+	if (fd >= 0)
+		close(fd);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+TEST_F_TIMEOUT(race, hangups_race_open_close_io_ioctl_and_ldisc, 600)
+{
+	long long deadline;
+	struct termios t;
+	int fd;
+
+	for (int i = 0; i < NR_ROLES; i++) {
+		struct racer *r = &self->racers[i];
+
+		*r = (struct racer){ .role = i, .dev = &self->dev,
+				     .stop = &self->stop };
+		ASSERT_EQ(0, pthread_create(&r->thread, NULL, racer_main, r));
+		ASSERT_EQ(0, pthread_detach(r->thread));
+	}
+	sleep(race_seconds());
+	__atomic_store_n(&self->stop, true, __ATOMIC_RELEASE);
+
+	deadline = now_ms() + JOIN_TIMEOUT_MS;
+	for (int i = 0; i < NR_ROLES; i++) {
+		struct racer *r = &self->racers[i];
+
+		while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) &&
+		       now_ms() < deadline)
+			sleep_ms(20);
+		ASSERT_TRUE(__atomic_load_n(&r->done, __ATOMIC_ACQUIRE))
+			TH_LOG("the %s is stuck", role_names[r->role]);
+		EXPECT_LT(0, r->ops) TH_LOG("the %s did nothing",
+					    role_names[r->role]);
+		TH_LOG("%s: %ld rounds", role_names[r->role], r->ops);
+	}
+
+	fd = tty_open(self->dev.path, variant->kind);
+	ASSERT_LE(0, fd) TH_LOG("open after the race: %s", strerror(-fd));
+	EXPECT_EQ(0, tcgetattr(fd, &t));
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
