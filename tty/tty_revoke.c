@@ -147,8 +147,8 @@ void tty_hangup_revoke(struct tty_struct *tty)
 	final = tty_release_is_final(tty, o_tty);
 	tty_unlock_slave(o_tty);
 	tty_unlock(tty);
-	/* Reopens sleep on the bit until the tty is back in service. */
-	smp_mb__after_atomic();
+	/* Reopens and other hangups sleep on the bit. */
+	smp_mb();
 	wake_up_bit(&tty->flags, TTY_REVOKING);
 
 	if (final)

@@ -16,6 +16,11 @@
  *
  * A pty has no modem lines and never makes tcdrain() wait, so those two
  * calls are only in the serial port's crowd.
+ *
+ * Closing a pty master hangs up its slave from inside the master's
+ * release: readers and pollers asleep on the slave must come back too,
+ * readers with 0 or -1/EIO (the master's close also marks the slave's
+ * other end closed, which n_tty reports as EIO if it sees it first).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +74,15 @@ struct sleeper {
 	bool done;
 };
 
+/* Closes the files of the sleepers that came back. */
+static void close_sleepers(struct sleeper *sleepers, int n)
+{
+	/* A sleeper still in its call is stuck: the process exit ends it. */
+	for (int i = 0; i < n; i++)
+		if (__atomic_load_n(&sleepers[i].done, __ATOMIC_ACQUIRE))
+			close(sleepers[i].fd);
+}
+
 FIXTURE(crowd)
 {
 	struct tty_dev dev;
@@ -91,10 +105,7 @@ FIXTURE_SETUP(crowd)
 
 FIXTURE_TEARDOWN(crowd)
 {
-	/* A sleeper still in its call is stuck: the process exit ends it. */
-	for (int i = 0; i < self->nr_sleepers; i++)
-		if (__atomic_load_n(&self->sleepers[i].done, __ATOMIC_ACQUIRE))
-			close(self->sleepers[i].fd);
+	close_sleepers(self->sleepers, self->nr_sleepers);
 	tty_agents_reap();
 	close(self->fd);
 	tty_dev_fini(&self->dev);
@@ -150,30 +161,59 @@ static void *sleeper_main(void *arg)
 	return NULL;
 }
 
-/* Starts PER_CALL sleepers in call, each on a file of its own. */
+/*
+ * Starts PER_CALL sleepers in call, each on a file of its own, at
+ * sleepers[*n] on; *n counts those started.
+ */
 static void start_sleepers(struct __test_metadata *_metadata,
-			   FIXTURE_DATA(crowd) *self, enum tty_kind kind,
-			   enum crowd_call call)
+			   struct sleeper *sleepers, int *n,
+			   const struct tty_dev *dev, enum crowd_call call)
 {
 	for (int i = 0; i < PER_CALL; i++) {
-		struct sleeper *s = &self->sleepers[self->nr_sleepers];
+		struct sleeper *s = &sleepers[*n];
 
 		memset(s, 0, sizeof(*s));
 		s->call = call;
-		s->fd = tty_open(self->dev.path, kind);
+		s->fd = tty_open(dev->path, dev->kind);
 		ASSERT_LE(0, s->fd) TH_LOG("open: %s", strerror(-s->fd));
 		ASSERT_EQ(0, pthread_create(&s->thread, NULL, sleeper_main, s));
 		ASSERT_EQ(0, pthread_detach(s->thread));
-		self->nr_sleepers++;
+		(*n)++;
 	}
 }
 
-static bool all_done(FIXTURE_DATA(crowd) *self)
+/* Waits until each of the n sleepers sleeps in its call. */
+static void wait_all_asleep(struct __test_metadata *_metadata,
+			    struct sleeper *sleepers, int n)
 {
-	for (int i = 0; i < self->nr_sleepers; i++)
-		if (!__atomic_load_n(&self->sleepers[i].done, __ATOMIC_ACQUIRE))
-			return false;
-	return true;
+	for (int i = 0; i < n; i++) {
+		struct sleeper *s = &sleepers[i];
+		pid_t tid;
+
+		while (!(tid = __atomic_load_n(&s->tid, __ATOMIC_ACQUIRE)))
+			sleep_ms(10);
+		ASSERT_EQ(0, wait_asleep_in(tid, call_nrs[s->call], ANY_ARG,
+					    ASLEEP_TIMEOUT_MS))
+			TH_LOG("a %s caller never slept", call_names[s->call]);
+	}
+}
+
+/* Waits up to WAKE_TIMEOUT_MS for the n sleepers to come back. */
+static void wait_all_back(struct __test_metadata *_metadata,
+			  struct sleeper *sleepers, int n)
+{
+	long long deadline = now_ms() + WAKE_TIMEOUT_MS;
+
+	for (int i = 0; i < n; i++) {
+		struct sleeper *s = &sleepers[i];
+
+		while (!__atomic_load_n(&s->done, __ATOMIC_ACQUIRE) &&
+		       now_ms() < deadline)
+			sleep_ms(20);
+		ASSERT_TRUE(__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
+			TH_LOG("a %s caller still sleeps %d ms after the hangup",
+			       call_names[s->call], WAKE_TIMEOUT_MS);
+	}
 }
 
 /* What a hung up tty gives each call; logs and returns false if not. */
@@ -214,37 +254,20 @@ TEST_F_TIMEOUT(crowd, all_sleepers_leave_on_vhangup, 120)
 {
 	enum crowd_call last = variant->kind == TTY_SERIAL ? CALL_MIWAIT
 							   : CALL_EPOLL;
-	long long deadline;
 	int fd, ret;
 
 	for (enum crowd_call call = CALL_READ; call <= last; call++)
-		start_sleepers(_metadata, self, variant->kind, call);
-	for (int i = 0; i < self->nr_sleepers; i++) {
-		struct sleeper *s = &self->sleepers[i];
-		pid_t tid;
-
-		while (!(tid = __atomic_load_n(&s->tid, __ATOMIC_ACQUIRE)))
-			sleep_ms(10);
-		ASSERT_EQ(0, wait_asleep_in(tid, call_nrs[s->call], ANY_ARG,
-					    ASLEEP_TIMEOUT_MS))
-			TH_LOG("a %s caller never slept", call_names[s->call]);
-	}
+		start_sleepers(_metadata, self->sleepers, &self->nr_sleepers,
+			       &self->dev, call);
+	wait_all_asleep(_metadata, self->sleepers, self->nr_sleepers);
 
 	ret = tty_hangup_from_new_session(self->dev.path, variant->kind,
 					  HANGUP_VHANGUP);
 	ASSERT_EQ(0, ret) TH_LOG("vhangup: %s", strerror(-ret));
 
-	deadline = now_ms() + WAKE_TIMEOUT_MS;
-	while (!all_done(self) && now_ms() < deadline)
-		sleep_ms(20);
-	for (int i = 0; i < self->nr_sleepers; i++) {
-		struct sleeper *s = &self->sleepers[i];
-
-		ASSERT_TRUE(__atomic_load_n(&s->done, __ATOMIC_ACQUIRE))
-			TH_LOG("a %s caller still sleeps %d ms after the hangup",
-			       call_names[s->call], WAKE_TIMEOUT_MS);
-		EXPECT_TRUE(hung_up_result(_metadata, s));
-	}
+	wait_all_back(_metadata, self->sleepers, self->nr_sleepers);
+	for (int i = 0; i < self->nr_sleepers; i++)
+		EXPECT_TRUE(hung_up_result(_metadata, &self->sleepers[i]));
 
 	/* The tty is back in service at once. */
 	fd = tty_open(self->dev.path, variant->kind);
@@ -253,6 +276,53 @@ TEST_F_TIMEOUT(crowd, all_sleepers_leave_on_vhangup, 120)
 	EXPECT_EQ(0, tcflow(fd, TCOON));
 	EXPECT_EQ(3, write(fd, "ok\n", 3));
 	close(fd);
+}
+
+FIXTURE(pty_pair)
+{
+	struct tty_dev dev;
+	int fd;
+	struct sleeper sleepers[2 * PER_CALL];
+	int nr_sleepers;
+};
+
+FIXTURE_SETUP(pty_pair)
+{
+	self->nr_sleepers = 0;
+	TTY_DEV_SETUP(&self->dev, TTY_PTY, self->fd);
+	ASSERT_EQ(0, tty_make_raw(self->fd));
+}
+
+FIXTURE_TEARDOWN(pty_pair)
+{
+	close_sleepers(self->sleepers, self->nr_sleepers);
+	close(self->fd);
+	tty_dev_fini(&self->dev);
+}
+
+TEST_F_TIMEOUT(pty_pair, master_close_wakes_the_slave_sleepers, 60)
+{
+	start_sleepers(_metadata, self->sleepers, &self->nr_sleepers,
+		       &self->dev, CALL_READ);
+	start_sleepers(_metadata, self->sleepers, &self->nr_sleepers,
+		       &self->dev, CALL_POLL);
+	wait_all_asleep(_metadata, self->sleepers, self->nr_sleepers);
+
+	tty_dev_fini(&self->dev);
+
+	wait_all_back(_metadata, self->sleepers, self->nr_sleepers);
+	for (int i = 0; i < self->nr_sleepers; i++) {
+		struct sleeper *s = &self->sleepers[i];
+
+		if (s->call == CALL_READ) {
+			EXPECT_TRUE(s->ret == 0 ||
+				    (s->ret == -1 && s->err == EIO))
+				TH_LOG("read: %ld (%s)", s->ret, strerror(s->err));
+		} else {
+			EXPECT_TRUE(s->ret == 1 && (s->events & POLLHUP))
+				TH_LOG("poll: %ld, revents 0x%x", s->ret, s->events);
+		}
+	}
 }
 
 TEST_HARNESS_MAIN
