@@ -9,10 +9,7 @@
  * used to. The tty then goes back into service for the next open, or is
  * released if nothing holds it open any more.
  *
- * Files of /dev/console and /dev/tty0 sit on the tty of the device they
- * stand for, but are never made revokable: a hangup of that device leaves
- * them working, and the console's driver gets ->close() calls for the
- * revoked files instead of a ->hangup() that would shut the port down.
+ * Console files are never made revokable: see tty_console.c.
  */
 
 #include <linux/revoke.h>
@@ -58,18 +55,6 @@ int tty_revoke_init(struct tty_struct *tty)
 	if (tty->driver->subtype == PTY_TYPE_MASTER)
 		return revokable_init(&tty->revokable, tty_revoke_kick);
 	return revokable_init(&tty->revokable, tty_revoke_kick);
-}
-
-/**
- * tty_file_is_console - whether a tty file was opened as a console
- * @filp: a file of a tty
- *
- * Return: true for files of /dev/console and /dev/tty0, which a hangup of
- * their tty leaves working.
- */
-bool tty_file_is_console(struct file *filp)
-{
-	return filp->f_op->write_iter == redirected_tty_write;
 }
 
 /**
