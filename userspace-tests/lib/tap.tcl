@@ -39,15 +39,22 @@ proc slurp {path} {
 	return [string trim $data]
 }
 
-# wait_for_file PATH PATTERN SECONDS: poll until the file's content matches
-# the glob pattern; returns the content seen last.
-proc wait_for_file {path pattern seconds} {
+# wait_until CONDITION SECONDS: poll the expression, evaluated in the
+# caller's scope, until it is true; returns whether it came true in time.
+proc wait_until {cond seconds} {
 	set end [expr {[clock milliseconds] + $seconds * 1000}]
-	while {1} {
-		set data [slurp $path]
-		if {[string match $pattern $data] || [clock milliseconds] > $end} {
-			return $data
+	while {![uplevel 1 [list expr $cond]]} {
+		if {[clock milliseconds] > $end} {
+			return 0
 		}
 		after 100
 	}
+	return 1
+}
+
+# wait_for_file PATH PATTERN SECONDS: poll until the file's content matches
+# the glob pattern; returns the content seen last.
+proc wait_for_file {path pattern seconds} {
+	wait_until {[string match $pattern [set data [slurp $path]]]} $seconds
+	return $data
 }
