@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Calls asleep on a sound card when it goes away, pinned as Linux 6.12
- * has them. Each sleeps in a thread of the test; the test checks it
+ * Calls asleep on a sound card when it goes away: each returns as it did
+ * in Linux 6.12. Each sleeps in a thread of the test; the test checks it
  * really sleeps in that call (state S inside that system call, in
  * /proc/self/task/<tid>/{stat,syscall}), unbinds snd-dummy from its
  * driver and wants every call back within WAKE_TIMEOUT_MS with:
  *
- *	write, nothing written yet	-1/EBADFD: snd_pcm_dev_disconnect()
+ *	write, nothing written yet	-1/EBADFD: the card's kick (dev_kick)
  *	read, nothing read yet		sets SNDRV_PCM_STATE_DISCONNECTED and
  *					wakes runtime->tsleep; wait_for_avail()
  *					turns that state into -EBADFD
@@ -16,17 +16,23 @@
  *					runtime->sleep, sees card->shutdown
  *	poll, epoll on a PCM		POLLERR / EPOLLERR: woken on
  *					runtime->sleep, the next ->poll is
- *					snd_disconnect_poll()
+ *					the revoked one
  *	open, all substreams busy	-1/ENODEV: snd_pcm_open() is woken on
  *					pcm->open_wait, sees card->shutdown
  *	read on a subscribed control	-1/ENODEV: snd_ctl_read() is woken on
  *					ctl->change_sleep, sees card->shutdown
  *	poll on a control		POLLERR
  *	a control with O_ASYNC		SIGIO, si_code POLL_ERR, si_band POLLERR
- *					(snd_ctl_dev_disconnect() ->
+ *	read of a PCM timer of the card	-1/ENODEV: /dev/snd/timer is no file of
+ *					the card; the timer's disconnect wakes
+ *					it. Its open instance holds the card:
+ *					the unbind returns at its close
+ *					(the control's first kick ->
  *					snd_kill_fasync(..., SIGIO, POLL_ERR))
  *
- * The next call on each file meets snd_shutdown_f_ops: ENODEV.
+ * The next call on each file is refused by the revoke: ENODEV. The
+ * unbind returns once the calls are out and the files released, open or
+ * not.
  *
  * To keep a stream from draining before the card goes, the PCM streams
  * are slow: U8 mono at 5500 Hz in the dummy's largest buffer, 64 KiB, so
@@ -201,6 +207,7 @@ enum {
 	S_OPEN,
 	S_CTL_READ,
 	S_CTL_PPOLL,
+	S_TIMER_READ,
 	NR_SLEEPERS,
 };
 
@@ -487,9 +494,9 @@ TEST_F_TIMEOUT(sleepers, pcm, 90)
 	EXPECT_ERRNO(ENODEV, read(r_part, rbuf[1], rcfg.frame_bytes));
 	EXPECT_ERRNO(ENODEV, ioctl(drain, SNDRV_PCM_IOCTL_DRAIN));
 
-	EXPECT_UNBIND_PENDING(&self->keeper, 500);
-	close_all(self);
+	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
 	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+	close_all(self);
 }
 
 TEST_F_TIMEOUT(sleepers, ctl, 60)
@@ -551,8 +558,40 @@ TEST_F_TIMEOUT(sleepers, ctl, 60)
 	EXPECT_ERRNO(ENODEV, ioctl(poller, SNDRV_CTL_IOCTL_SUBSCRIBE_EVENTS,
 				   &on));
 
-	EXPECT_UNBIND_PENDING(&self->keeper, 500);
+	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
 	close_all(self);
+}
+
+TEST_F_TIMEOUT(sleepers, timer, 60)
+{
+	static struct snd_timer_read tread;
+	struct snd_timer_select sel;
+	long long removed_ms;
+	int timer;
+
+	timer = keep(self, open("/dev/snd/timer", O_RDONLY | O_CLOEXEC));
+	ASSERT_LE(0, timer) TH_LOG("/dev/snd/timer: %s", strerror(errno));
+	memset(&sel, 0, sizeof(sel));
+	sel.id.dev_class = SNDRV_TIMER_CLASS_PCM;
+	sel.id.dev_sclass = SNDRV_TIMER_SCLASS_NONE;
+	sel.id.card = self->card;
+	sel.id.device = 0;
+	sel.id.subdevice = 0;	/* playback substream 0 */
+	ASSERT_EQ(0, ioctl(timer, SNDRV_TIMER_IOCTL_SELECT, &sel))
+		TH_LOG("select the PCM timer: %s", strerror(errno));
+
+	self->s[S_TIMER_READ] = (struct sleeper){
+		.what = "timer read", .call = CALL_READ, .fd = timer,
+		.buf = &tread, .len = sizeof(tread) };
+	START_SLEEPER(S_TIMER_READ);
+
+	take_away_and_join(_metadata, self, S_TIMER_READ, S_TIMER_READ,
+			   &removed_ms);
+	EXPECT_SLEEPER(S_TIMER_READ, -1, ENODEV);
+
+	close_all(self);
+	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
 	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
 }
 

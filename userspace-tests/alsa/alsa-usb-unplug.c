@@ -17,7 +17,8 @@
  *
  * and the next write, and any ioctl, on the old fds gives ENODEV; poll
  * gives POLLERR. Then the device is plugged back (device_add) and the new
- * card must play.
+ * card must play. A thread in SNDRV_PCM_IOCTL_DRAIN and one reading
+ * control events are woken the same way: -1/ENODEV.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +69,45 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
+/* A thread sleeping in one call: ioctl(fd, req) or read(fd, buf, len). */
+struct blocker {
+	int fd;
+	unsigned long req;	/* 0: read */
+	void *buf;
+	size_t len;
+	pid_t tid;
+	long ret;
+	int err;
+	long long end_ms;
+};
+
+static void *blocker_main(void *arg)
+{
+	struct blocker *b = arg;
+
+	__atomic_store_n(&b->tid, gettid(), __ATOMIC_RELEASE);
+	if (b->req)
+		b->ret = syscall(SYS_ioctl, (long)b->fd, b->req, 0L);
+	else
+		b->ret = syscall(SYS_read, (long)b->fd, b->buf, b->len);
+	b->err = b->ret < 0 ? errno : 0;
+	b->end_ms = now_ms();
+	return NULL;
+}
+
+static int blocker_start(struct blocker *b, pthread_t *thread)
+{
+	long long end = now_ms() + 5000;
+	int ret = pthread_create(thread, NULL, blocker_main, b);
+
+	if (ret)
+		return -ret;
+	while (!__atomic_load_n(&b->tid, __ATOMIC_ACQUIRE) && now_ms() < end)
+		usleep(1000);
+	return wait_asleep_in(b->tid, b->req ? SYS_ioctl : SYS_read, b->fd,
+			      5000);
+}
+
 FIXTURE(usb)
 {
 	struct alsa_keeper keeper;
@@ -76,12 +116,18 @@ FIXTURE(usb)
 	struct writer w;
 	pthread_t thread;
 	bool running;		/* the writer thread, not joined yet */
+	struct blocker drain, events;
+	pthread_t drain_thread, events_thread;
+	int blocked;		/* of those threads, started and not joined */
 };
 
 FIXTURE_SETUP(usb)
 {
 	self->play = self->ctl = -1;
 	self->running = false;
+	self->blocked = 0;
+	memset(&self->drain, 0, sizeof(self->drain));
+	memset(&self->events, 0, sizeof(self->events));
 	memset(&self->w, 0, sizeof(self->w));
 	/* Before any file of the card is open: see alsa-helpers.h */
 	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_USB);
@@ -101,9 +147,30 @@ FIXTURE_TEARDOWN(usb)
 		pthread_detach(self->thread);
 	else
 		free(self->w.buf);
+	if (self->blocked > 0)
+		pthread_detach(self->events_thread);
+	if (self->blocked > 1)
+		pthread_detach(self->drain_thread);
 	/* It plugs the device back in if the test did not */
 	alsa_keeper_stop(&self->keeper, 30000);
 }
+
+/* Opens the card's control device and its playback PCM with cfg. */
+#define OPEN_CARD(cfg)							\
+	do {								\
+		int _ret;						\
+									\
+		self->ctl = alsa_ctl_open(self->card, 0);		\
+		ASSERT_LE(0, self->ctl) TH_LOG("%s", strerror(-self->ctl));\
+		self->play = alsa_pcm_open(self->card, 0, false, 0);	\
+		ASSERT_LE(0, self->play)				\
+			TH_LOG("%s", strerror(-self->play));		\
+		_ret = alsa_pcm_hw_params(self->play, &(cfg));		\
+		ASSERT_EQ(0, _ret)					\
+			TH_LOG("hw_params: %s", strerror(-_ret));	\
+		TH_LOG("period %lu, buffer %lu frames",			\
+		       (cfg).period_frames, (cfg).buffer_frames);	\
+	} while (0)
 
 TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
 {
@@ -114,16 +181,9 @@ TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
 	struct timespec deadline;
 	long long removed_ms, end;
 	unsigned long writes;
-	int version, ret;
+	int version;
 
-	self->ctl = alsa_ctl_open(self->card, 0);
-	ASSERT_LE(0, self->ctl) TH_LOG("%s", strerror(-self->ctl));
-	self->play = alsa_pcm_open(self->card, 0, false, 0);
-	ASSERT_LE(0, self->play) TH_LOG("%s", strerror(-self->play));
-	ret = alsa_pcm_hw_params(self->play, &cfg);
-	ASSERT_EQ(0, ret) TH_LOG("hw_params: %s", strerror(-ret));
-	TH_LOG("period %lu, buffer %lu frames", cfg.period_frames,
-	       cfg.buffer_frames);
+	OPEN_CARD(cfg);
 	/* Woken a period at a time; starts once full */
 	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
 					cfg.buffer_frames,
@@ -177,7 +237,7 @@ TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
 	ASSERT_TRUE(alsa_card_wait_gone(self->card, GONE_TIMEOUT_MS))
 		TH_LOG("card %d still listed after the unplug", self->card);
 
-	/* The old files, now on snd_shutdown_f_ops */
+	/* The old files, revoked by the disconnect */
 	EXPECT_ERRNO(ENODEV, write(self->play, self->w.buf, self->w.len));
 	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_HWSYNC));
 	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_PVERSION,
@@ -193,6 +253,73 @@ TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
 	EXPECT_EQ(0, close(self->ctl));
 	self->play = self->ctl = -1;
 	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+TEST_F_TIMEOUT(usb, drain_and_event_reader_woken_on_unplug, 120)
+{
+	/* 1.4 s to drain, from the drain's start: it waits at the unplug */
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(false, 4096, 65536);
+	static struct snd_ctl_event event;
+	struct timespec deadline;
+	long long removed_ms;
+	int on = 1, ret;
+	void *silence;
+
+	OPEN_CARD(cfg);
+	ASSERT_EQ(0, ioctl(self->ctl, SNDRV_CTL_IOCTL_SUBSCRIBE_EVENTS, &on));
+	/* Full but not started: the drain starts it */
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
+					ALSA_NEVER, cfg.buffer_frames));
+	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	silence = calloc(cfg.buffer_frames, cfg.frame_bytes);
+	ASSERT_NE(NULL, silence);
+	ret = write(self->play, silence, cfg.buffer_frames * cfg.frame_bytes);
+	free(silence);
+	ASSERT_EQ((long)(cfg.buffer_frames * cfg.frame_bytes), ret);
+	ASSERT_EQ(SNDRV_PCM_STATE_PREPARED, alsa_pcm_state(self->play));
+
+	self->events = (struct blocker){ .fd = self->ctl, .buf = &event,
+					 .len = sizeof(event) };
+	self->drain = (struct blocker){ .fd = self->play,
+					.req = SNDRV_PCM_IOCTL_DRAIN };
+	ASSERT_EQ(0, blocker_start(&self->events, &self->events_thread))
+		TH_LOG("no thread asleep reading control events");
+	self->blocked = 1;
+	ASSERT_EQ(0, blocker_start(&self->drain, &self->drain_thread))
+		TH_LOG("no thread asleep in the drain");
+	self->blocked = 2;
+
+	removed_ms = now_ms();
+	ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));
+	alsa_deadline_in(&deadline, WAKE_TIMEOUT_MS);
+	ASSERT_EQ(0, pthread_timedjoin_np(self->drain_thread, NULL,
+					  &deadline))
+		TH_LOG("drain still asleep %d ms after the unplug",
+		       WAKE_TIMEOUT_MS);
+	self->blocked = 1;
+	ASSERT_EQ(0, pthread_timedjoin_np(self->events_thread, NULL,
+					  &deadline))
+		TH_LOG("event reader still asleep %d ms after the unplug",
+		       WAKE_TIMEOUT_MS);
+	self->blocked = 0;
+	TH_LOG("drain back after %lld ms, event reader after %lld ms",
+	       self->drain.end_ms - removed_ms,
+	       self->events.end_ms - removed_ms);
+	EXPECT_EQ(-1, self->drain.ret);
+	EXPECT_EQ(ENODEV, self->drain.err) TH_LOG("drain: %s",
+						  strerror(self->drain.err));
+	EXPECT_EQ(-1, self->events.ret);
+	EXPECT_EQ(ENODEV, self->events.err) TH_LOG("event read: %s",
+						   strerror(self->events.err));
+	ASSERT_TRUE(alsa_card_wait_gone(self->card, GONE_TIMEOUT_MS));
+
+	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_DRAIN));
+	EXPECT_ERRNO(ENODEV, read(self->ctl, &event, sizeof(event)));
+	EXPECT_EQ(POLLERR, alsa_poll_now(self->ctl, POLLIN));
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+	EXPECT_EQ(0, close(self->play));
+	EXPECT_EQ(0, close(self->ctl));
+	self->play = self->ctl = -1;
 }
 
 TEST_HARNESS_MAIN

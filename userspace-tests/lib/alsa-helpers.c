@@ -382,7 +382,7 @@ static int keeper_card(enum alsa_keeper_kind kind, int timeout_ms)
 static int keeper_take_away(enum alsa_keeper_kind kind)
 {
 	if (kind == ALSA_KEEPER_DUMMY)
-		/* Returns once the card's last file is released */
+		/* Returns once snd_card_free() is through */
 		return sysfs_write(DUMMY_DRIVER_DIR "/unbind", DUMMY_DEVICE);
 	return host_request("device_del", USB_DEVICE_ID);
 }
