@@ -28,7 +28,10 @@ guest: deps
 	@scripts/build-guest
 	@scripts/build-initramfs
 
+# A suite with a line "# kernel: KIND" boots the kernel of build-guest --KIND.
 boot: guest
+	@kind=$$(sed -n 's/^# kernel: *//p' userspace-tests/$(SUITE).suite); \
+	[ -z "$$kind" ] || scripts/build-guest --$$kind
 	@scripts/run-guest --suite $(SUITE)
 
 check: deps
