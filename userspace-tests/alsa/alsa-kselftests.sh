@@ -94,8 +94,7 @@ report() {
 }
 
 # A test before may have unplugged and replugged the USB audio card.
-usb_present() { [ -n "$(card_number 'USB-Audio')" ]; }
-wait_until 20 usb_present || diag "no USB audio card"
+wait_until 20 usb_audio_ready || diag "no USB audio card"
 
 # pcm-test reads pcm-test.conf and conf.d/ from its working directory.
 cd "$(dirname "$0")/alsa-kselftests" || exit 1

@@ -69,8 +69,7 @@ plays_briefly() {
 }
 
 dummy_present() { [ -n "$(card_number 'Dummy')" ]; }
-usb_present() { [ -n "$(card_number 'USB-Audio')" ]; }
-usb_absent() { ! usb_present; }
+usb_absent() { [ -z "$(card_number 'USB-Audio')" ]; }
 
 for mode in "" "-M"; do
 	card=$(card_number 'Dummy')
@@ -83,12 +82,12 @@ done
 
 usb_unplug() { host_request device_del '{"id": "usbaudio"}'; }
 for mode in "" "-M"; do
-	ok "USB audio card present" wait_until 10 usb_present
+	ok "USB audio card present" wait_until 10 usb_audio_ready
 	play_until_gone "$(card_number 'USB-Audio')" "$mode" usb_unplug
 	ok "USB unplug ends aplay $mode with a device error" exited_with_error
 	ok "USB audio card gone after unplug" wait_until 10 usb_absent
 	host_request device_add '{"driver": "usb-audio", "id": "usbaudio", "audiodev": "snd0", "bus": "xhci.0"}'
-	ok "USB audio card back after replug" wait_until 20 usb_present
+	ok "USB audio card back after replug" wait_until 20 usb_audio_ready
 	ok "replugged USB audio card plays" plays_briefly "$(card_number 'USB-Audio')"
 done
 

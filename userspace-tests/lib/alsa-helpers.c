@@ -373,10 +373,37 @@ static const char *keeper_card_driver(enum alsa_keeper_kind kind)
 	return kind == ALSA_KEEPER_USB ? ALSA_USB_DRIVER : NULL;
 }
 
+/*
+ * snd-usb-audio registers the card from the probe of the device's first
+ * interface, while the USB core is still adding the others. A
+ * usb_set_interface() on one of those (any prepare) then races the core
+ * for its sysfs files, an upstream race that warns "cannot create
+ * duplicate filename". The core gives the device its ep_00 last: wait
+ * for it before the card is used.
+ */
+static int usb_card_settle(int card, int timeout_ms)
+{
+	long long end = now_ms() + timeout_ms;
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/class/sound/card%d/device/../ep_00",
+		 card);
+	while (access(path, F_OK)) {
+		if (now_ms() > end)
+			return -ETIMEDOUT;
+		sleep_ms(20);
+	}
+	return card;
+}
+
 static int keeper_card(enum alsa_keeper_kind kind, int timeout_ms)
 {
-	return alsa_card_wait(keeper_card_id(kind), keeper_card_driver(kind),
-			      timeout_ms);
+	int card = alsa_card_wait(keeper_card_id(kind),
+				  keeper_card_driver(kind), timeout_ms);
+
+	if (card < 0 || kind != ALSA_KEEPER_USB)
+		return card;
+	return usb_card_settle(card, timeout_ms);
 }
 
 static int keeper_take_away(enum alsa_keeper_kind kind)

@@ -40,6 +40,15 @@ card_number() {
 		grep -E "$1" | head -n 1 | cut -d' ' -f1
 }
 
+# usb_audio_ready: a USB audio card is there and its device is fully
+# configured: the USB core adds the device's ep_00 after every interface,
+# and a prepare before that races the core for the interfaces' sysfs files
+# (see usb_card_settle() in alsa-helpers.c).
+usb_audio_ready() {
+	set -- "$(card_number 'USB-Audio')"
+	[ -n "$1" ] && [ -e "/sys/class/sound/card$1/device/../ep_00" ]
+}
+
 # wait_until SECONDS COMMAND...: poll every 0.1 s until the command succeeds.
 wait_until() {
 	end=$(($(date +%s) + $1))
