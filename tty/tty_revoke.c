@@ -176,3 +176,26 @@ int tty_wait_revoked(struct tty_struct *tty)
 {
 	return wait_on_bit(&tty->flags, TTY_REVOKING, TASK_INTERRUPTIBLE);
 }
+
+/**
+ * tty_revoke_node - revoke the files of the tty that a device node names
+ * @node: the node's path
+ *
+ * The file_operations.revoke_node of ttys, for revokeat(2): a vhangup()
+ * of that tty, as its session leader would do it. A tty that nobody has
+ * open has no file to revoke.
+ *
+ * Return: 0, or the error of finding the tty.
+ */
+int tty_revoke_node(const struct path *node)
+{
+	struct tty_struct *tty = tty_kref_get_by_node(node);
+
+	if (IS_ERR(tty))
+		return PTR_ERR(tty);
+	if (tty) {
+		tty_vhangup(tty);
+		tty_kref_put(tty);
+	}
+	return 0;
+}

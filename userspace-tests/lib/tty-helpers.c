@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "revokeat.h"
 #include "tty-helpers.h"
 
 #define AGENT_TIMEOUT_MS 10000
@@ -99,6 +100,8 @@ const char *tty_hangup_name(enum tty_hangup how)
 		return "TIOCVHANGUP";
 	case HANGUP_SESSION_EXIT:
 		return "session leader exit";
+	case HANGUP_REVOKEAT:
+		return "revokeat";
 	}
 	return "?";
 }
@@ -109,8 +112,9 @@ int tty_hangup_from_new_session(const char *path, enum tty_kind kind,
 	struct tty_agent *a;
 	int ret;
 
-	a = tty_agent_start(path, kind, how == HANGUP_TIOCVHANGUP ?
-			    AGENT_SETSID : AGENT_SETSID | AGENT_CTTY);
+	a = tty_agent_start(path, kind, how == HANGUP_VHANGUP ||
+			    how == HANGUP_SESSION_EXIT ?
+			    AGENT_SETSID | AGENT_CTTY : AGENT_SETSID);
 	if (!a)
 		return -errno;
 	switch (how) {
@@ -119,6 +123,9 @@ int tty_hangup_from_new_session(const char *path, enum tty_kind kind,
 		break;
 	case HANGUP_TIOCVHANGUP:
 		ret = tty_agent_call(a, AGENT_TIOCVHANGUP, 0);
+		break;
+	case HANGUP_REVOKEAT:
+		ret = tty_agent_call(a, AGENT_REVOKEAT, 0);
 		break;
 	case HANGUP_SESSION_EXIT:
 		return tty_agent_exit(a);
@@ -291,6 +298,9 @@ static void agent_main(int sock, int fd, const char *path,
 			break;
 		case AGENT_GETSID:
 			ret = ioctl(fd, TIOCGSID, &m.value) ? -errno : m.value;
+			break;
+		case AGENT_REVOKEAT:
+			ret = sys_revokeat(AT_FDCWD, path, 0) ? -errno : 0;
 			break;
 		case AGENT_OPEN_DEVTTY:
 			ret = open("/dev/tty", O_RDWR | O_NOCTTY | O_NONBLOCK);

@@ -69,6 +69,7 @@ enum tty_hangup {
 	HANGUP_VHANGUP,		/* vhangup(2) by the session leader */
 	HANGUP_TIOCVHANGUP,	/* ioctl(TIOCVHANGUP) on any fd */
 	HANGUP_SESSION_EXIT,	/* the session leader exits */
+	HANGUP_REVOKEAT,	/* revokeat(2) on the tty's path */
 };
 
 const char *tty_hangup_name(enum tty_hangup how);
@@ -95,6 +96,7 @@ enum agent_cmd {
 	AGENT_SET_FG,		/* tcsetpgrp(fd, arg) -> 0 or -errno */
 	AGENT_GETSID,		/* ioctl(fd, TIOCGSID) -> sid or -errno */
 	AGENT_OPEN_DEVTTY,	/* open("/dev/tty") -> 0 or -errno */
+	AGENT_REVOKEAT,		/* revokeat() of the tty's path -> 0 or -errno */
 	AGENT_SPAWN,		/* internal: fork a new agent */
 	AGENT_EXIT,		/* _exit(0), no answer */
 };

@@ -2,6 +2,9 @@
 /*
  * What a tty file held in another session gives once the tty is hung up,
  * for each way of hanging it up, on a pty slave and on a serial port.
+ * revokeat(2) of the tty's path, by a process that does not have it as
+ * its controlling tty, is one of the ways: its files must behave as
+ * after vhangup().
  *
  * A hung-up file has hung_up_tty_fops (drivers/tty/tty_io.c): read
  * returns 0, write -EIO, poll all of IN|OUT|ERR|HUP|RDNORM|WRNORM (which
@@ -318,6 +321,11 @@ TEST_F(hangup_fd, tiocvhangup)
 	fd_after_hangup(_metadata, self, variant->kind, HANGUP_TIOCVHANGUP);
 }
 
+TEST_F(hangup_fd, revokeat)
+{
+	fd_after_hangup(_metadata, self, variant->kind, HANGUP_REVOKEAT);
+}
+
 TEST_F(hangup_fd, session_leader_exit)
 {
 	fd_after_hangup(_metadata, self, variant->kind, HANGUP_SESSION_EXIT);
@@ -332,6 +340,11 @@ TEST_F(hangup_fd, reopen_after_tiocvhangup)
 {
 	reopen_after_hangup(_metadata, self, variant->kind,
 			    HANGUP_TIOCVHANGUP);
+}
+
+TEST_F(hangup_fd, reopen_after_revokeat)
+{
+	reopen_after_hangup(_metadata, self, variant->kind, HANGUP_REVOKEAT);
 }
 
 TEST_F(hangup_fd, reopen_after_session_leader_exit)
