@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # aplay-disconnect.sh: aplay plays to a card, then the card goes away under
-# it, the way a user sees it: snd-dummy unbound (read/write and mmap mode)
-# and QEMU's USB audio device unplugged. aplay must end with an error about
-# the device and a non-zero status, and the card must work again once it is back.
+# it, the way a user sees it: snd-dummy unbound (read/write and mmap mode),
+# QEMU's USB audio device unplugged, and the PCM node revoked with
+# revoke(1), which keeps the card. aplay must end with an error about the
+# device and a non-zero status, and the card must work again once it is back.
 # Which of aplay's messages it prints depends on where the disconnect meets
 # it: in a transfer, or in the status and prepare calls of its underrun
 # handling, which a slow guest can enter just before the card goes.
@@ -78,6 +79,16 @@ for mode in "" "-M"; do
 	rebind_dummy
 	ok "snd-dummy is back after rebind" wait_until 10 dummy_present
 	ok "rebound snd-dummy plays" plays_briefly "$(card_number 'Dummy')"
+done
+
+# revokeat(2) releases aplay's file as the unbind does, and the card stays.
+revoke_pcm() { /tests/revoke "/dev/snd/pcmC${card}D0p"; }
+for mode in "" "-M"; do
+	card=$(card_number 'Dummy')
+	play_until_gone "$card" "$mode" revoke_pcm
+	ok "revoke of the PCM node ends aplay $mode with a device error" exited_with_error
+	ok "the card is the same after the revoke" [ "$(card_number 'Dummy')" = "$card" ]
+	ok "the revoked card plays at once" plays_briefly "$card"
 done
 
 usb_unplug() { host_request device_del '{"id": "usbaudio"}'; }

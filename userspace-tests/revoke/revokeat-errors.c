@@ -10,8 +10,11 @@
  *   EBADF       a relative path from a dirfd that is not open
  *   EOPNOTSUPP  not a character device (a file, a directory, a symlink
  *               with AT_SYMLINK_NOFOLLOW), or one whose driver cannot
- *               revoke (/dev/null, /dev/ptmx, /dev/console)
- *   ENXIO       a character device number that no driver has
+ *               revoke (/dev/null, /dev/ptmx, /dev/console), or a sound
+ *               device that belongs to no card (/dev/snd/timer, seq)
+ *               or to the OSS emulation (/dev/dsp)
+ *   ENXIO       a character device number that no driver has, or a
+ *               sound device number that no card has
  *   EIO         a pty slave's node copied out of devpts (as open(2))
  *   EACCES      a node on a mount with nodev, as open(2) would say
  *   EPERM       a caller that neither owns the node nor has CAP_SYS_ADMIN
@@ -38,6 +41,8 @@
 
 #define NOBODY		65534
 #define UNUSED_MAJOR	231	/* in the range left for local use */
+#define SOUND_MAJOR	116
+#define NO_CARD_MINOR	(7 << 5)	/* card 7's control: the guest has fewer */
 
 FIXTURE(revokeat)
 {
@@ -141,8 +146,16 @@ TEST_F(revokeat, devices_that_cannot_be_revoked)
 	EXPECT_ERRNO(EOPNOTSUPP, sys_revokeat(AT_FDCWD, "/dev/null", 0));
 	EXPECT_ERRNO(EOPNOTSUPP, sys_revokeat(AT_FDCWD, "/dev/ptmx", 0));
 	EXPECT_ERRNO(EOPNOTSUPP, sys_revokeat(AT_FDCWD, "/dev/console", 0));
+	EXPECT_ERRNO(EOPNOTSUPP, sys_revokeat(AT_FDCWD, "/dev/snd/timer", 0));
+	EXPECT_ERRNO(EOPNOTSUPP, sys_revokeat(AT_FDCWD, "/dev/snd/seq", 0));
+	/* OSS emulation: soundcore's major, which has no revoke_node */
+	EXPECT_ERRNO(EOPNOTSUPP, sys_revokeat(AT_FDCWD, "/dev/dsp", 0));
 	snprintf(node, sizeof(node), "%s/nodriver", self->dir);
 	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600, makedev(UNUSED_MAJOR, 0)));
+	EXPECT_ERRNO(ENXIO, sys_revokeat(AT_FDCWD, node, 0));
+	snprintf(node, sizeof(node), "%s/nocard", self->dir);
+	ASSERT_EQ(0, mknod(node, S_IFCHR | 0600,
+			   makedev(SOUND_MAJOR, NO_CARD_MINOR)));
 	EXPECT_ERRNO(ENXIO, sys_revokeat(AT_FDCWD, node, 0));
 	check_live(_metadata, self);
 }
