@@ -1,6 +1,7 @@
 # Build, boot and test the revoke kernel. `make help` lists the targets.
 
 SUITE ?= tests
+DURATION ?= 180
 
 help:
 	@echo 'make demo     build, boot and play the scenarios, with a report'
@@ -11,6 +12,7 @@ help:
 	@echo 'make guest    build the guest kernel and initramfs'
 	@echo 'make boot     boot the guest and run SUITE=$(SUITE)'
 	@echo 'make bench    compare the patched kernel with the unpatched base'
+	@echo 'make stress   revoke under load for DURATION seconds (default 180)'
 
 deps:
 	@scripts/deps
@@ -43,4 +45,7 @@ demo: deps
 bench: deps
 	@scripts/bench
 
-.PHONY: help deps tree import series guest boot check demo bench
+stress: deps
+	@scripts/stress $(DURATION)
+
+.PHONY: help deps tree import series guest boot check demo bench stress

@@ -21,45 +21,10 @@
 
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
+#include "kmemleak.h"
 
 #define CYCLES		100
 #define REMOVAL_MS	10000
-#define KMEMLEAK	"/sys/kernel/debug/kmemleak"
-/* kmemleak reports no object younger than 5 s (MSECS_MIN_AGE) */
-#define MIN_AGE_MS	6000
-
-/* Writes a command to kmemleak: 0 or -errno. */
-static int kmemleak_command(const char *cmd)
-{
-	ssize_t n;
-	int fd, ret = 0;
-
-	fd = open(KMEMLEAK, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, cmd, strlen(cmd));
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-/* What kmemleak reports, up to len - 1 bytes: its length or -errno. */
-static ssize_t kmemleak_report(char *buf, size_t len)
-{
-	ssize_t n, got = 0;
-	int fd;
-
-	fd = open(KMEMLEAK, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	while ((size_t)got < len - 1 &&
-	       (n = read(fd, buf + got, len - 1 - got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
-}
 
 FIXTURE(replug)
 {
@@ -140,7 +105,7 @@ TEST_F_TIMEOUT(replug, unplug_while_playing_leaks_nothing, 3000)
 		ASSERT_LE(0, self->card);
 	}
 
-	usleep(MIN_AGE_MS * 1000);
+	usleep(KMEMLEAK_MIN_AGE_MS * 1000);
 	/* Twice, as kmemleak's documentation advises: fewer false leaks */
 	ASSERT_EQ(0, kmemleak_command("scan"));
 	ASSERT_EQ(0, kmemleak_command("scan"));

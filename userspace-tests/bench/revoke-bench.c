@@ -5,6 +5,7 @@
  * each thread on a file of its own.
  *
  * Always measured: one-byte read() of /dev/zero and write() of /dev/null,
+ * and a one-byte write() then read() through a pipe ("pipe:write+read"),
  * files that cannot be revoked. Each PATH:OP argument adds a file; OP is
  * "read", "write", "write+read" (a one-byte write then a one-byte read,
  * for a pipe-like device), "tcgets" (ioctl(TCGETS) on a tty),
@@ -69,6 +70,14 @@ static long long now_nsec(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The pipe has no path: its "path" is this name. */
+#define PIPE_NAME	"pipe"
+
+static bool is_pipe(const struct bench *b)
+{
+	return !strcmp(b->path, PIPE_NAME);
 }
 
 static bool is_pcm_op(enum bench_op op)
@@ -139,8 +148,16 @@ static const char *pcm_prepare(int fd)
 static const char *open_files(const struct bench *b, int *fd, int *peer)
 {
 	struct termios t;
+	int ends[2];
 
-	*peer = -1;
+	*fd = *peer = -1;
+	if (is_pipe(b)) {
+		if (pipe(ends))
+			return "pipe";
+		*fd = ends[0];
+		*peer = ends[1];
+		return NULL;
+	}
 	if (is_pcm_op(b->op)) {
 		/* another opener of the substream makes it fail, not wait */
 		*fd = open(b->path, O_RDWR | O_NONBLOCK);
@@ -176,7 +193,8 @@ static int do_op(int fd, int peer, enum bench_op op)
 	case OP_WRITE:
 		return write(fd, &byte, 1) == 1 ? 0 : -1;
 	case OP_WRITE_READ:
-		if (write(fd, &byte, 1) != 1)
+		/* a pipe's write end is its peer */
+		if (write(peer >= 0 ? peer : fd, &byte, 1) != 1)
 			return -1;
 		return read(fd, &byte, 1) == 1 ? 0 : -1;
 	case OP_TCGETS:
@@ -278,7 +296,7 @@ static int measure(const struct bench *b, int threads)
 	double runs[RUNS];
 	int i;
 
-	if (access(b->path, F_OK)) {
+	if (!is_pipe(b) && access(b->path, F_OK)) {
 		printf("bench: %s:%s/%d missing\n", b->path, b->op_name, threads);
 		return 0;
 	}
@@ -318,12 +336,13 @@ static int parse(const char *arg, struct bench *b)
 
 int main(int argc, char **argv)
 {
-	struct bench benches[2 + argc];
+	struct bench benches[3 + argc];
 	int cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	int n = 0, failed = 0, i, op;
 
 	benches[n++] = (struct bench){ "/dev/zero", "read", OP_READ };
 	benches[n++] = (struct bench){ "/dev/null", "write", OP_WRITE };
+	benches[n++] = (struct bench){ PIPE_NAME, "write+read", OP_WRITE_READ };
 	for (i = 1; i < argc; i++) {
 		if (parse(argv[i], &benches[n++])) {
 			fprintf(stderr, "usage: %s [PATH:OP...], OP one of",

@@ -552,10 +552,10 @@ int alsa_keeper_removed(struct alsa_keeper *k, int timeout_ms)
 	return ret;
 }
 
-int alsa_keeper_recover(struct alsa_keeper *k, int old_card,
-			const char **step)
+int alsa_keeper_bring_back(struct alsa_keeper *k, int old_card,
+			   const char **step)
 {
-	int ret, card;
+	int ret;
 
 	while (k->pending) {
 		*step = "removal finishing once the card's files are closed";
@@ -573,7 +573,14 @@ int alsa_keeper_recover(struct alsa_keeper *k, int old_card,
 	if (ret)
 		return ret;
 	*step = "card back in /proc/asound/cards";
-	card = keeper_card(k->kind, CARD_WAIT_MS);
+	return keeper_card(k->kind, CARD_WAIT_MS);
+}
+
+int alsa_keeper_recover(struct alsa_keeper *k, int old_card,
+			const char **step)
+{
+	int card = alsa_keeper_bring_back(k, old_card, step);
+
 	if (card < 0)
 		return card;
 	return alsa_check_playback(card, step);

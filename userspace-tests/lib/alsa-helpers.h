@@ -136,6 +136,13 @@ int alsa_keeper_remove(struct alsa_keeper *k);
  */
 int alsa_keeper_removed(struct alsa_keeper *k, int timeout_ms);
 /*
+ * Waits up to 10 s for the removal to finish and old_card to leave
+ * /proc/asound/cards, then brings the card back and waits for it. Returns
+ * the new card's number or -errno, *step saying what failed.
+ */
+int alsa_keeper_bring_back(struct alsa_keeper *k, int old_card,
+			   const char **step);
+/*
  * Once every file of the card is closed: waits up to 10 s for the removal
  * to finish and old_card to leave /proc/asound/cards, brings the card
  * back, waits for it and checks it plays. Returns 0 or -errno, *step

@@ -2,11 +2,22 @@
 /*
  * Hangups racing everything else one can do to a tty, for RACE_SECONDS
  * (default 60): threads that open and close it, that read, poll and
- * write, that run ioctls (termios, queue flushes) and that switch its
- * line discipline between N_TTY and N_HDLC, while another hangs it up
- * with TIOCVHANGUP and now and then vhangup(). A call may fail in any way
- * a hung up tty fails; what must not happen is a thread that never comes
- * back, or a kernel splat (the runner watches the log for those).
+ * write, that splice to and from it, that run ioctls (termios, queue
+ * flushes) and that switch its line discipline between N_TTY and N_HDLC,
+ * while another hangs it up with TIOCVHANGUP and now and then vhangup().
+ * A call may fail in any way a hung up tty fails; what must not happen is
+ * a thread that never comes back, or a kernel splat (the runner watches
+ * the log for those).
+ *
+ * Then, for NAMED_RACE_SECONDS each, the races of known reports against
+ * the hangup on their own, so that a failure names the report's class:
+ *
+ *	splice_vs_hangup	splice in and out while the tty is hung up
+ *				(syzbot: __fput() against __tty_hangup())
+ *	tcflush_vs_hangup_across_ldiscs
+ *				queue flushes while the line discipline
+ *				changes and the tty is hung up
+ *	tiocsetd_vs_hangup	TIOCSETD against the hangup's ldisc reset
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,19 +37,24 @@
 
 #define N_HDLC_LDISC 13		/* N_HDLC, <linux/tty.h> */
 #define JOIN_TIMEOUT_MS 10000
+#define NAMED_RACE_SECONDS 10
 
-enum racer_role { ROLE_OPENER, ROLE_READER, ROLE_WRITER, ROLE_IOCTL,
-		  ROLE_LDISC, ROLE_HANGER, NR_ROLES };
+enum racer_role { ROLE_OPENER, ROLE_READER, ROLE_WRITER, ROLE_SPLICER,
+		  ROLE_IOCTL, ROLE_LDISC, ROLE_HANGER, NR_ROLES };
 
 static const char *const role_names[NR_ROLES] = {
-	"opener", "reader", "writer", "ioctl", "ldisc", "hanger",
+	"opener", "reader", "writer", "splicer", "ioctl", "ldisc", "hanger",
 };
+
+#define ROLE(r)		(1U << (r))
+#define ALL_ROLES	(ROLE(NR_ROLES) - 1)
 
 struct racer {
 	enum racer_role role;
 	const struct tty_dev *dev;
 	const bool *stop;
 	pthread_t thread;
+	int pipe[2];		/* the splicer's */
 	long ops;
 	bool done;
 };
@@ -103,6 +119,15 @@ static bool racer_step(struct racer *r, int fd)
 			return ready == 0;
 		memset(buf, 'r', sizeof(buf));
 		return write(fd, buf, sizeof(buf)) >= 0 || errno == EAGAIN;
+	case ROLE_SPLICER:
+		/* into a pipe and back: splice_read, then splice_write */
+		if (splice(fd, NULL, r->pipe[1], NULL, sizeof(buf),
+			   SPLICE_F_NONBLOCK) == 0)
+			return false;	/* a hung up tty reads end of file */
+		if (splice(r->pipe[0], NULL, fd, NULL, sizeof(buf),
+			   SPLICE_F_NONBLOCK) < 0 && errno == EIO)
+			return false;
+		return true;
 	case ROLE_IOCTL:
 		if (tcgetattr(fd, &t) || tcsetattr(fd, TCSANOW, &t))
 			return false;
@@ -139,7 +164,8 @@ static void *racer_main(void *arg)
 			if (fd < 0)
 				continue;	/* open failed: try again */
 			/* I/O must not block once the hangups have stopped. */
-			if (r->role == ROLE_READER || r->role == ROLE_WRITER)
+			if (r->role == ROLE_READER || r->role == ROLE_WRITER ||
+			    r->role == ROLE_SPLICER)
 				fcntl(fd, F_SETFL, O_NONBLOCK);
 		}
 		if (r->role == ROLE_OPENER || !racer_step(r, fd)) {
@@ -154,7 +180,10 @@ static void *racer_main(void *arg)
 	return NULL;
 }
 
-TEST_F_TIMEOUT(race, hangups_race_open_close_io_ioctl_and_ldisc, 600)
+/* Runs the roles in mask for seconds; each must come back and have run. */
+static void run_race(struct __test_metadata *_metadata,
+		     FIXTURE_DATA(race) *self, const FIXTURE_VARIANT(race) *variant,
+		     unsigned int roles, int seconds)
 {
 	long long deadline;
 	struct termios t;
@@ -163,18 +192,23 @@ TEST_F_TIMEOUT(race, hangups_race_open_close_io_ioctl_and_ldisc, 600)
 	for (int i = 0; i < NR_ROLES; i++) {
 		struct racer *r = &self->racers[i];
 
+		if (!(roles & ROLE(i)))
+			continue;
 		*r = (struct racer){ .role = i, .dev = &self->dev,
 				     .stop = &self->stop };
+		ASSERT_EQ(0, pipe2(r->pipe, O_NONBLOCK | O_CLOEXEC));
 		ASSERT_EQ(0, pthread_create(&r->thread, NULL, racer_main, r));
 		ASSERT_EQ(0, pthread_detach(r->thread));
 	}
-	sleep(race_seconds());
+	sleep(seconds);
 	__atomic_store_n(&self->stop, true, __ATOMIC_RELEASE);
 
 	deadline = now_ms() + JOIN_TIMEOUT_MS;
 	for (int i = 0; i < NR_ROLES; i++) {
 		struct racer *r = &self->racers[i];
 
+		if (!(roles & ROLE(i)))
+			continue;
 		while (!__atomic_load_n(&r->done, __ATOMIC_ACQUIRE) &&
 		       now_ms() < deadline)
 			sleep_ms(20);
@@ -183,12 +217,39 @@ TEST_F_TIMEOUT(race, hangups_race_open_close_io_ioctl_and_ldisc, 600)
 		EXPECT_LT(0, r->ops) TH_LOG("the %s did nothing",
 					    role_names[r->role]);
 		TH_LOG("%s: %ld rounds", role_names[r->role], r->ops);
+		close(r->pipe[0]);
+		close(r->pipe[1]);
 	}
 
 	fd = tty_open(self->dev.path, variant->kind);
 	ASSERT_LE(0, fd) TH_LOG("open after the race: %s", strerror(-fd));
 	EXPECT_EQ(0, tcgetattr(fd, &t));
 	close(fd);
+}
+
+TEST_F_TIMEOUT(race, hangups_race_open_close_io_ioctl_and_ldisc, 600)
+{
+	run_race(_metadata, self, variant, ALL_ROLES, race_seconds());
+}
+
+TEST_F_TIMEOUT(race, splice_vs_hangup, 120)
+{
+	run_race(_metadata, self, variant,
+		 ROLE(ROLE_OPENER) | ROLE(ROLE_SPLICER) | ROLE(ROLE_HANGER),
+		 NAMED_RACE_SECONDS);
+}
+
+TEST_F_TIMEOUT(race, tcflush_vs_hangup_across_ldiscs, 120)
+{
+	run_race(_metadata, self, variant,
+		 ROLE(ROLE_IOCTL) | ROLE(ROLE_LDISC) | ROLE(ROLE_HANGER),
+		 NAMED_RACE_SECONDS);
+}
+
+TEST_F_TIMEOUT(race, tiocsetd_vs_hangup, 120)
+{
+	run_race(_metadata, self, variant,
+		 ROLE(ROLE_LDISC) | ROLE(ROLE_HANGER), NAMED_RACE_SECONDS);
 }
 
 TEST_HARNESS_MAIN
