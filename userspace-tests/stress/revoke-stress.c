@@ -152,8 +152,17 @@ static void *pty_keeper_main(void *arg)
 	return NULL;
 }
 
+/*
+ * Set while the USB card is there and settled: a prepare on a USB card
+ * that the USB core is still adding interfaces to races it in sysfs (see
+ * usb_card_settle() in alsa-helpers.c), a bug outside revoke.
+ */
+static int usb_ready = 1;
+
 static int card_of(bool usb)
 {
+	if (usb && !__atomic_load_n(&usb_ready, __ATOMIC_ACQUIRE))
+		return -EAGAIN;
 	return usb ? alsa_card_find(NULL, ALSA_USB_DRIVER) :
 		     alsa_card_find(ALSA_DUMMY_ID, NULL);
 }
@@ -553,12 +562,19 @@ static void *cycler_main(void *arg)
 	while (!stopping(&stop_revokers)) {
 		sleep_ms(c->pause_ms);
 		card = card_of(c->kind == RK_UNPLUG);
-		if (card < 0 || alsa_keeper_remove(&c->keeper) ||
+		if (card < 0)
+			continue;
+		if (c->kind == RK_UNPLUG)
+			__atomic_store_n(&usb_ready, 0, __ATOMIC_RELEASE);
+		if (alsa_keeper_remove(&c->keeper) ||
 		    alsa_keeper_removed(&c->keeper, 10000))
 			continue;
 		count(&stats->revokes[c->kind]);
 		if (alsa_keeper_bring_back(&c->keeper, card, &step) < 0)
 			fprintf(stderr, "# card not back: %s\n", step);
+		else if (c->kind == RK_UNPLUG)
+			/* alsa-helpers waited for it to settle */
+			__atomic_store_n(&usb_ready, 1, __ATOMIC_RELEASE);
 	}
 	return NULL;
 }
