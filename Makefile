@@ -6,6 +6,7 @@ DURATION ?= 180
 help:
 	@echo 'make demo     build, boot and play the scenarios, with a report'
 	@echo 'make check    build and run every test; ends with "N passed, N failed"'
+	@echo 'make check-base  run the tests that pin 6.12 on the unpatched base'
 	@echo 'make tree     assemble build/linux from the base and patches/'
 	@echo 'make import   bring commits made in build/linux back into the repo'
 	@echo 'make series   export the upstream series to build/series/'
@@ -27,17 +28,18 @@ series:
 	@scripts/series
 
 guest: deps
-	@scripts/build-guest
-	@scripts/build-initramfs
+	@scripts/build-guests
 
 # A suite with a line "# kernel: KIND" boots the kernel of build-guest --KIND.
-boot: guest
-	@kind=$$(sed -n 's/^# kernel: *//p' userspace-tests/$(SUITE).suite); \
-	[ -z "$$kind" ] || scripts/build-guest --$$kind
+boot: deps
+	@scripts/build-guests $$(sed -n 's/^# kernel: *//p' userspace-tests/$(SUITE).suite)
 	@scripts/run-guest --suite $(SUITE)
 
 check: deps
 	@scripts/check
+
+check-base: deps
+	@scripts/check-base
 
 demo: deps
 	@scripts/demo
@@ -48,4 +50,5 @@ bench: deps
 stress: deps
 	@scripts/stress $(DURATION)
 
-.PHONY: help deps tree import series guest boot check demo bench stress
+.PHONY: help deps tree import series guest boot check check-base demo bench stress
+

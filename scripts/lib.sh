@@ -10,13 +10,38 @@ BASE_VERSION=6.12.118-1~deb12u1
 BASE_TARBALL=/usr/src/linux-source-6.12.tar.xz
 BUILD=$TOP/build
 LINUX=$BUILD/linux
+# The unpatched base, for the kernels the series is measured against.
+BASE_SRC=$BUILD/base-linux
 OBJ=$BUILD/obj
 JOBS=${JOBS:-$(nproc)}
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# Outside build/, so that a clean build or a fresh clone starts warm; paths
+# are hashed relative to the checkout, so that any clone shares it.
+export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/revoke-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+export CCACHE_BASEDIR=$TOP
+export CCACHE_NOHASHDIR=1
+
 
 say() { printf '>> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# base_tree: extract the unpatched base from build/linux's tag base into
+# $BASE_SRC, unless it is there.
+base_tree() {
+	[ "$(cat "$BASE_SRC/.base-version" 2>/dev/null)" != "$BASE_VERSION" ] || return 0
+	[ -d "$LINUX/.git" ] || "$TOP/scripts/tree"
+	say "extracting the unpatched base into ${BASE_SRC#"$TOP"/}"
+	rm -rf "$BASE_SRC"
+	mkdir -p "$BASE_SRC"
+	git -C "$LINUX" archive base | tar -x -C "$BASE_SRC"
+	echo "$BASE_VERSION" >"$BASE_SRC/.base-version"
+}
+
+# fix_patches: the fixes to the base that are not part of the series and go
+# upstream on their own (patches/fixes/), applied before the series.
+fix_patches() {
+	compgen -G "$TOP/patches/fixes/*.patch" | sort || true
+}
 
 # series_entries: print "patch <name>" and "file <repo-path> <kernel-path>"
 # lines from patches/series, in order.
@@ -41,7 +66,8 @@ series_entries() {
 sources_hash() {
 	local kind a b
 	{
-		cat "$TOP/patches/series" "$TOP"/patches/*.patch 2>/dev/null || true
+		cat "$TOP/patches/series" "$TOP"/patches/*.patch \
+			"$TOP"/patches/fixes/*.patch 2>/dev/null || true
 		while read -r kind a b; do
 			[ "$kind" = file ] && cat "$TOP/$a"
 		done < <(series_entries)

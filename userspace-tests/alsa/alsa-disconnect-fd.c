@@ -28,11 +28,25 @@
  *
  * The device nodes are gone with the card (device_del() of each device);
  * its old device number opens nothing (snd_open(): snd_minors[] is empty).
- * Mappings of a PCM file stay usable but no longer reach the card: see
- * mmap_after_unbind.
+ * Mappings of a PCM file stay usable: see mmap_after_unbind and
+ * unbind_returns_with_mappings.
+ *
+ * What the old fds and mappings do is what Linux 6.12 does too, where
+ * the disconnect points every file at snd_shutdown_f_ops. What is new
+ * is that the unbind returns: 6.12's snd_card_free() waits until every
+ * file of the card is released. So the tests come in two kinds:
+ *
+ *	fds_after_unbind, mmap_after_unbind
+ *		check the old fds and mappings, close and unmap all of
+ *		them, and only then wait for the unbind: they pass on 6.12
+ *		too, and base.suite runs them there;
+ *	unbind_returns_with_*
+ *		want the unbind back while files or mappings of the card
+ *		are still in use, and bind the driver again before they
+ *		close them: the series only.
  *
  * Each test ends by binding the driver again and checking the new card
- * plays, most of them while the old files are still open.
+ * plays.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -72,9 +86,7 @@ FIXTURE_SETUP(dummy_gone)
 	snprintf(self->node, sizeof(self->node), "/tmp/alsa-old-control-%d",
 		 getpid());
 	/* Before any file of the card is open: see alsa-helpers.h */
-	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_DUMMY);
-	ASSERT_LE(0, self->card)
-		TH_LOG("no snd-dummy card: %s", strerror(-self->card));
+	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_DUMMY, self->card);
 }
 
 static void close_fd(int *fd)
@@ -116,7 +128,16 @@ FIXTURE_TEARDOWN(dummy_gone)
 			       self->card, GONE_TIMEOUT_MS);		\
 	} while (0)
 
-TEST_F_TIMEOUT(dummy_gone, fds_after_unbind, 60)
+/*
+ * The control device, a running playback and a running capture stream,
+ * a playback file never set up and a second node of the control device
+ * are open when the card goes; then every call on them. With
+ * unbind_returns the unbind must have returned by then, with every file
+ * open.
+ */
+static void check_fds_after_unbind(struct __test_metadata *_metadata,
+				   FIXTURE_DATA(dummy_gone) *self,
+				   bool unbind_returns)
 {
 	struct alsa_pcm_config pcfg = ALSA_STD_CONFIG(false, 1024, 4096);
 	struct alsa_pcm_config ccfg = ALSA_STD_CONFIG(false, 1024, 4096);
@@ -177,7 +198,8 @@ TEST_F_TIMEOUT(dummy_gone, fds_after_unbind, 60)
 		TH_LOG("mknod %s: %s", self->node, strerror(errno));
 
 	TAKE_CARD_AWAY();
-	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
+	if (unbind_returns)
+		EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
 
 	/* Playback */
 	EXPECT_ERRNO(ENODEV, ioctl(self->play, SNDRV_PCM_IOCTL_STATUS,
@@ -285,31 +307,35 @@ TEST_F_TIMEOUT(dummy_gone, fds_after_unbind, 60)
 	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
 }
 
-/*
- * mmap access: status, control and data mapped, stream running. The
- * disconnect zaps the mappings and releases the file; the card is freed
- * at once. A later touch faults in a page that is not the card's: the
- * status page reads SNDRV_PCM_STATE_DISCONNECTED, control and data pages
- * read zeroes and keep what is written to them, and nothing crashes:
- * not a fork that copies the mappings, not an munmap long after the card
- * is gone (KASAN sees a use of the freed substream or runtime).
- */
-TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
+/* Every file open, closed after the checks; the unbind may wait for it. */
+TEST_F_TIMEOUT(dummy_gone, fds_after_unbind, 60)
 {
-	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(true, 1024, 4096);
+	check_fds_after_unbind(_metadata, self, false);
+}
+
+/* The same files; the unbind returns while they are all still open. */
+TEST_F_TIMEOUT(dummy_gone, unbind_returns_with_streams_running, 60)
+{
+	check_fds_after_unbind(_metadata, self, true);
+}
+
+/*
+ * A playback stream with its status, control and data mapped, started
+ * with only the first data page touched (0x11) and appl_ptr at the end
+ * of the buffer.
+ */
+static void map_running_stream(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(dummy_gone) *self,
+			       struct alsa_pcm_config *cfg)
+{
 	volatile struct snd_pcm_mmap_status *status;
 	volatile struct snd_pcm_mmap_control *control;
-	struct snd_pcm_status pstatus;
-	struct snd_pcm_sync_ptr sync;
 	volatile unsigned char *data;
-	int child_status;
-	pid_t child;
-	size_t off;
 
 	self->play = alsa_pcm_open(self->card, 0, false, 0);
 	ASSERT_LE(0, self->play) TH_LOG("%s", strerror(-self->play));
-	ASSERT_EQ(0, alsa_pcm_hw_params(self->play, &cfg));
-	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
+	ASSERT_EQ(0, alsa_pcm_hw_params(self->play, cfg));
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg->period_frames,
 					ALSA_NEVER, ALSA_NEVER));
 	self->status = mmap(NULL, self->page, PROT_READ, MAP_SHARED,
 			    self->play, SNDRV_PCM_MMAP_OFFSET_STATUS);
@@ -318,7 +344,7 @@ TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
 			     MAP_SHARED, self->play,
 			     SNDRV_PCM_MMAP_OFFSET_CONTROL);
 	ASSERT_NE(MAP_FAILED, self->control) TH_LOG("%s", strerror(errno));
-	self->data_len = cfg.buffer_frames * cfg.frame_bytes;
+	self->data_len = cfg->buffer_frames * cfg->frame_bytes;
 	ASSERT_EQ(0UL, self->data_len % self->page);
 	ASSERT_LT(self->page, self->data_len);
 	self->data = mmap(NULL, self->data_len, PROT_READ | PROT_WRITE,
@@ -332,17 +358,28 @@ TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
 	ASSERT_EQ(SNDRV_PCM_STATE_PREPARED, status->state);
 	/* Only the first data page is touched before the card goes */
 	data[0] = 0x11;
-	control->appl_ptr = cfg.buffer_frames;
+	control->appl_ptr = cfg->buffer_frames;
 	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_START));
 	ASSERT_EQ(SNDRV_PCM_STATE_RUNNING, status->state);
+}
 
-	TAKE_CARD_AWAY();
-	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
+/*
+ * The mappings and the fd after the disconnect, as 6.12 and this series
+ * both have them: the status page reads SNDRV_PCM_STATE_DISCONNECTED,
+ * control and data pages take writes and read them back, pages never
+ * touched before fault in, and the fd answers as any other.
+ */
+static void check_mappings_after_unbind(struct __test_metadata *_metadata,
+					FIXTURE_DATA(dummy_gone) *self)
+{
+	volatile struct snd_pcm_mmap_status *status = self->status;
+	volatile struct snd_pcm_mmap_control *control = self->control;
+	volatile unsigned char *data = self->data;
+	struct snd_pcm_status pstatus;
+	struct snd_pcm_sync_ptr sync;
+	size_t off;
 
-	/* The card's pages are gone from the mappings */
 	EXPECT_EQ(SNDRV_PCM_STATE_DISCONNECTED, status->state);
-	EXPECT_EQ(0UL, control->appl_ptr);
-	EXPECT_EQ(0, data[0]);
 	control->avail_min = 1;
 	EXPECT_EQ(1UL, control->avail_min);
 	for (off = 0; off < self->data_len; off += self->page) {
@@ -364,6 +401,75 @@ TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
 				  PROT_READ | PROT_WRITE, MAP_SHARED,
 				  self->play, SNDRV_PCM_MMAP_OFFSET_DATA));
 	EXPECT_EQ(POLLERR, alsa_poll_now(self->play, POLLOUT));
+}
+
+/* close() leaves the mappings as they were; then they go too. */
+static void close_then_unmap(struct __test_metadata *_metadata,
+			     FIXTURE_DATA(dummy_gone) *self)
+{
+	volatile struct snd_pcm_mmap_status *status = self->status;
+	volatile unsigned char *data = self->data;
+
+	EXPECT_EQ(0, close(self->play));
+	self->play = -1;
+	EXPECT_EQ(SNDRV_PCM_STATE_DISCONNECTED, status->state);
+	EXPECT_EQ(0x5a, data[self->data_len - self->page]);
+	unmap(&self->data, self->data_len);
+	unmap(&self->control, self->page);
+	unmap(&self->status, self->page);
+}
+
+/*
+ * mmap access: status, control and data mapped, stream running. After
+ * the disconnect the mappings still read and write, before and after
+ * close(). Which pages they map differs: on 6.12 still the card's, and
+ * the mappings hold the file, and so the unbind, until munmap(); with
+ * this series pages of their own (unbind_returns_with_mappings). So
+ * nothing is read here that only one of them would have, and the card
+ * comes back once everything is unmapped.
+ */
+TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
+{
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(true, 1024, 4096);
+
+	map_running_stream(_metadata, self, &cfg);
+	TAKE_CARD_AWAY();
+	check_mappings_after_unbind(_metadata, self);
+
+	close_then_unmap(_metadata, self);
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+/*
+ * The same mappings with this series: the disconnect zaps them and
+ * releases the file; the card is freed at once. A later touch faults in
+ * a page that is not the card's: the status page reads
+ * SNDRV_PCM_STATE_DISCONNECTED, control and data pages read zeroes and
+ * keep what is written to them, and nothing crashes: not a fork that
+ * copies the mappings, not an munmap long after the card is gone (KASAN
+ * sees a use of the freed substream or runtime).
+ */
+TEST_F_TIMEOUT(dummy_gone, unbind_returns_with_mappings, 60)
+{
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(true, 1024, 4096);
+	volatile struct snd_pcm_mmap_status *status;
+	volatile struct snd_pcm_mmap_control *control;
+	volatile unsigned char *data;
+	int child_status;
+	pid_t child;
+
+	map_running_stream(_metadata, self, &cfg);
+	status = self->status;
+	control = self->control;
+	data = self->data;
+
+	TAKE_CARD_AWAY();
+	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
+
+	/* The card's pages are gone from the mappings */
+	EXPECT_EQ(0UL, control->appl_ptr);
+	EXPECT_EQ(0, data[0]);
+	check_mappings_after_unbind(_metadata, self);
 
 	/* A new card comes while the old mappings live */
 	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
@@ -377,13 +483,7 @@ TEST_F_TIMEOUT(dummy_gone, mmap_after_unbind, 60)
 	ASSERT_EQ(child, waitpid(child, &child_status, 0));
 	EXPECT_TRUE(WIFEXITED(child_status) && !WEXITSTATUS(child_status));
 
-	EXPECT_EQ(0, close(self->play));
-	self->play = -1;
-	EXPECT_EQ(SNDRV_PCM_STATE_DISCONNECTED, status->state);
-	EXPECT_EQ(0x5a, data[self->data_len - self->page]);
-	unmap(&self->data, self->data_len);
-	unmap(&self->control, self->page);
-	unmap(&self->status, self->page);
+	close_then_unmap(_metadata, self);
 }
 
 /*

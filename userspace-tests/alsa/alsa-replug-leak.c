@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * QEMU's USB audio device unplugged and plugged back CYCLES times while a
- * stream plays to it, on a kernel with kmemleak on (leak.suite boots the
- * kernel of configs/leak.config). Each unplug revokes the files the test
+ * QEMU's USB audio device unplugged and plugged back REPLUG_CYCLES times
+ * (a setting of the suite, default 100) while a stream plays to it, on a
+ * kernel with kmemleak on (leak.suite boots the kernel of
+ * configs/leak.config). Each unplug revokes the files the test
  * holds and lets the card go while they are open; the closes come after.
  * Each replug makes a new card. None of it may leave unreferenced memory
  * behind: leaks kmemleak knew of before the first cycle are cleared, and
@@ -22,8 +23,9 @@
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
 #include "kmemleak.h"
+#include "settings.h"
 
-#define CYCLES		100
+#define CYCLES		suite_setting("REPLUG_CYCLES", 100)
 #define REMOVAL_MS	10000
 
 FIXTURE(replug)
@@ -38,10 +40,7 @@ FIXTURE_SETUP(replug)
 {
 	self->play = self->ctl = -1;
 	self->silence = NULL;
-	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_USB);
-	ASSERT_LE(0, self->card)
-		TH_LOG("no %s card: %s", ALSA_USB_DRIVER,
-		       strerror(-self->card));
+	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_USB, self->card);
 }
 
 FIXTURE_TEARDOWN(replug)

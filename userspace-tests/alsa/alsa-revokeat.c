@@ -27,14 +27,20 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
+#include "revoke-helpers.h"	/* struct revoke_call */
 #include "revokeat.h"
 
-#define SLEEP_TIMEOUT_MS	10000
+#define WAKE_TIMEOUT_MS		5000
+/* 128 buffers of 4096 frames at 48 kHz, 11 s: still asleep when revoked */
+#define WRITE_BUFFERS		128
 #define REVOKE_ROUNDS		50
+/* how long the revokes go on past REVOKE_ROUNDS until an open meets one */
+#define RACE_TIMEOUT_MS		10000
 
 FIXTURE(card_revoke)
 {
@@ -45,9 +51,7 @@ FIXTURE(card_revoke)
 
 FIXTURE_SETUP(card_revoke)
 {
-	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_DUMMY);
-	ASSERT_LE(0, self->card)
-		TH_LOG("no snd-dummy card: %s", strerror(-self->card));
+	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_DUMMY, self->card);
 	alsa_pcm_path(self->pcm, sizeof(self->pcm), self->card, 0, false);
 	alsa_pcm_path(self->capture, sizeof(self->capture), self->card, 0,
 		      true);
@@ -87,44 +91,20 @@ static bool ctl_revoked(int fd)
 	       errno == ENODEV;
 }
 
-struct writer {
-	int fd;
-	const struct alsa_pcm_config *cfg;
-	pid_t tid;
-	int last_errno;		/* of the write that failed first */
-	long long writes;
-};
-
-/* Plays silence until a write fails. */
-static void *writer_main(void *arg)
+/* One write(2) of the whole buffer at call->arg, from call's thread. */
+static long write_all(struct revoke_call *call)
 {
-	struct writer *w = arg;
-	unsigned long frames = w->cfg->buffer_frames;
-	size_t len = frames * w->cfg->frame_bytes;
-	char *buf = calloc(1, len);
-	ssize_t n;
+	const struct iovec *iov = call->arg;
 
-	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
-	if (!buf) {
-		w->last_errno = ENOMEM;
-		return NULL;
-	}
-	do {
-		n = syscall(SYS_write, (long)w->fd, buf, len);
-		w->writes++;
-	} while (n >= 0);
-	w->last_errno = errno;
-	free(buf);
-	return NULL;
+	return write(call->fd, iov->iov_base, iov->iov_len);
 }
 
 TEST_F(card_revoke, playback_during_write)
 {
 	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(false, 1024, 4096);
-	struct writer w = { .cfg = &cfg };
+	struct revoke_call call = { 0 };
+	struct iovec silence;
 	struct pollfd pfd;
-	pthread_t thread;
-	struct timespec deadline;
 	char byte = 0;
 	int fd;
 
@@ -132,24 +112,38 @@ TEST_F(card_revoke, playback_during_write)
 	ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
 	ASSERT_EQ(0, alsa_pcm_hw_params(fd, &cfg));
 	ASSERT_EQ(0, ioctl(fd, SNDRV_PCM_IOCTL_PREPARE));
-	w.fd = fd;
-	ASSERT_EQ(0, pthread_create(&thread, NULL, writer_main, &w));
-	while (!__atomic_load_n(&w.tid, __ATOMIC_ACQUIRE))
-		usleep(1000);
-	/* the buffer is full and the stream runs: the writer waits for room */
-	ASSERT_EQ(0, wait_asleep_in(w.tid, SYS_write, fd, SLEEP_TIMEOUT_MS));
+	silence.iov_len = WRITE_BUFFERS * cfg.buffer_frames * cfg.frame_bytes;
+	silence.iov_base = calloc(1, silence.iov_len);
+	ASSERT_NE(NULL, silence.iov_base);
+	/*
+	 * The write fills the buffer, which starts the stream, then sleeps
+	 * for room: the revoke meets it asleep with some of it written.
+	 */
+	ASSERT_EQ(0, revoke_call_start(&call, write_all, fd, &silence));
+	ASSERT_EQ(0, revoke_call_wait_asleep(&call, SYS_write))
+		TH_LOG("the write does not sleep in the running stream");
 
 	ASSERT_EQ(0, sys_revokeat(AT_FDCWD, self->pcm, 0))
 		TH_LOG("revokeat %s: %s", self->pcm, strerror(errno));
 
-	alsa_deadline_in(&deadline, 5000);
-	ASSERT_EQ(0, pthread_timedjoin_np(thread, NULL, &deadline))
+	ASSERT_EQ(0, revoke_call_join(&call, WAKE_TIMEOUT_MS))
 		TH_LOG("the writer still sleeps after the revoke");
-	/* EBADFD if the revoke met a write that had written nothing yet */
-	EXPECT_TRUE(w.last_errno == ENODEV || w.last_errno == EBADFD)
-		TH_LOG("write ended with %s", strerror(w.last_errno));
-	TH_LOG("writer: %lld writes, the last one %s", w.writes,
-	       strerror(w.last_errno));
+	/*
+	 * As at an unplug, the woken write returns the bytes it wrote
+	 * (EBADFD only if it had written none): __snd_pcm_lib_xfer()
+	 * returns "xfer > 0 ? xfer : err", and this one wrote a buffer
+	 * before it slept.
+	 */
+	EXPECT_LT(0, call.ret)
+		TH_LOG("the woken write: %ld, %s", call.ret,
+		       strerror(call.err));
+	EXPECT_GT((long)silence.iov_len, call.ret)
+		TH_LOG("the write was not cut short");
+	EXPECT_EQ(0, call.ret % cfg.frame_bytes);
+	TH_LOG("the woken write returned %ld of %zu bytes", call.ret,
+	       silence.iov_len);
+	free(silence.iov_base);
+	/* the next call, and every call after, is refused */
 	EXPECT_ERRNO(ENODEV, write(fd, &byte, 1));
 	EXPECT_TRUE(pcm_revoked(fd));
 	pfd = (struct pollfd){ .fd = fd, .events = POLLOUT };
@@ -209,10 +203,10 @@ static void *opener_main(void *arg)
 	while (!__atomic_load_n(&o->stop, __ATOMIC_ACQUIRE)) {
 		fd = open(o->path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 		if (fd >= 0) {
-			o->opened++;
+			__atomic_add_fetch(&o->opened, 1, __ATOMIC_RELAXED);
 			close(fd);
 		} else if (errno == ENODEV) {
-			o->refused++;
+			__atomic_add_fetch(&o->refused, 1, __ATOMIC_RELAXED);
 		} else if (errno != EBUSY) {
 			/* EBUSY: the dummy's substreams are all open */
 			o->other++;
@@ -222,27 +216,41 @@ static void *opener_main(void *arg)
 	return NULL;
 }
 
+static bool opener_refused(struct opener *o)
+{
+	return __atomic_load_n(&o->refused, __ATOMIC_RELAXED) > 0;
+}
+
 /* The RFC's question 5 for a card: an open racing the revoke. */
 TEST_F(card_revoke, open_races_revoke)
 {
 	struct opener o = { .path = self->pcm };
+	long long end = now_ms() + RACE_TIMEOUT_MS;
 	pthread_t thread;
-	int i, fd;
+	int i = 0, fd;
 
 	ASSERT_EQ(0, pthread_create(&thread, NULL, opener_main, &o));
-	for (i = 0; i < REVOKE_ROUNDS; i++) {
+	/* more rounds, within RACE_TIMEOUT_MS, until an open met a revoke */
+	while (i < REVOKE_ROUNDS || (!opener_refused(&o) && now_ms() < end)) {
 		ASSERT_EQ(0, sys_revokeat(AT_FDCWD, self->pcm, 0))
 			TH_LOG("round %d: %s", i, strerror(errno));
 		usleep(2000);
+		i++;
 	}
 	__atomic_store_n(&o.stop, 1, __ATOMIC_RELEASE);
 	ASSERT_EQ(0, pthread_join(thread, NULL));
 	TH_LOG("%d revokes: %lld opens, %lld refused with ENODEV",
-	       REVOKE_ROUNDS, o.opened, o.refused);
+	       i, o.opened, o.refused);
 	EXPECT_EQ(0, o.other)
 		TH_LOG("%lld opens failed otherwise, last %s", o.other,
 		       strerror(o.other_errno));
+	/*
+	 * Both outcomes must show, or the race was not run: an open before
+	 * the revoke, or after it, gets a live file; one during it gets
+	 * ENODEV, as an open racing an unplug does.
+	 */
 	EXPECT_LT(0, o.opened);
+	EXPECT_LT(0, o.refused);
 
 	/* after the last revoke, an open gets a live file */
 	fd = alsa_pcm_open(self->card, 0, false, O_NONBLOCK);

@@ -130,10 +130,7 @@ FIXTURE_SETUP(usb)
 	memset(&self->events, 0, sizeof(self->events));
 	memset(&self->w, 0, sizeof(self->w));
 	/* Before any file of the card is open: see alsa-helpers.h */
-	self->card = alsa_keeper_start(&self->keeper, ALSA_KEEPER_USB);
-	ASSERT_LE(0, self->card)
-		TH_LOG("no %s card: %s", ALSA_USB_DRIVER,
-		       strerror(-self->card));
+	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_USB, self->card);
 }
 
 FIXTURE_TEARDOWN(usb)

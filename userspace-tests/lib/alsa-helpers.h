@@ -128,6 +128,19 @@ struct alsa_keeper {
  * is there and starts a keeper for it. Returns the card number or -errno.
  */
 int alsa_keeper_start(struct alsa_keeper *k, enum alsa_keeper_kind kind);
+/*
+ * alsa_keeper_start() that fails the test saying which card is missing;
+ * card gets the card's number. Use after including kselftest_harness.h.
+ */
+#define ALSA_KEEPER_SETUP(keeper, kind, card)				\
+	do {								\
+		(card) = alsa_keeper_start(keeper, kind);		\
+		ASSERT_LE(0, card)					\
+			TH_LOG("no %s card: %s",			\
+			       (kind) == ALSA_KEEPER_USB ?		\
+			       ALSA_USB_DRIVER : "snd-dummy",		\
+			       strerror(-(card)));			\
+	} while (0)
 /* Has the keeper take the card away; does not wait. 0 or -errno. */
 int alsa_keeper_remove(struct alsa_keeper *k);
 /*

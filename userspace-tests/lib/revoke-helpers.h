@@ -101,4 +101,31 @@ int revoke_call_join(struct revoke_call *call, int timeout_ms);
 			       REVOKE_WAKE_TIMEOUT_MS);			\
 	} while (0)
 
+/*
+ * Starts fn in call's thread, waits until it sleeps in system call nr,
+ * revokes the device and waits for the call to return; what it returned
+ * is then in call->ret and call->err.
+ */
+#define ASSERT_CALL_WOKEN_BY_REVOKE(call, fn, fd, arg, nr)		\
+	do {								\
+		ASSERT_EQ(0, revoke_call_start(call, fn, fd, arg));	\
+		ASSERT_EQ(0, revoke_call_wait_asleep(call, nr))		\
+			TH_LOG("the call does not sleep in %s", #nr);	\
+		ASSERT_REVOKED();					\
+		ASSERT_CALL_RETURNS(call);				\
+	} while (0)
+
+/* The call returned want; errno is shown in case it failed. */
+#define EXPECT_CALL_RET(call, want, what)				\
+	EXPECT_EQ(want, (call)->ret)					\
+		TH_LOG("%s: %s", what, strerror((call)->err))
+
+/* The call failed with -1 and errno want_err. */
+#define EXPECT_CALL_ERRNO(call, want_err, what)				\
+	do {								\
+		EXPECT_EQ(-1, (call)->ret);				\
+		EXPECT_EQ(want_err, (call)->err)			\
+			TH_LOG("%s: %s", what, strerror((call)->err));	\
+	} while (0)
+
 #endif

@@ -39,9 +39,10 @@ proc slurp {path} {
 	return [string trim $data]
 }
 
-# wait_until CONDITION SECONDS: poll the expression, evaluated in the
+# wait_until SECONDS CONDITION: poll the expression, evaluated in the
 # caller's scope, until it is true; returns whether it came true in time.
-proc wait_until {cond seconds} {
+# The arguments come in the order of wait_until in testlib.sh.
+proc wait_until {seconds cond} {
 	set end [expr {[clock milliseconds] + $seconds * 1000}]
 	while {![uplevel 1 [list expr $cond]]} {
 		if {[clock milliseconds] > $end} {
@@ -55,6 +56,6 @@ proc wait_until {cond seconds} {
 # wait_for_file PATH PATTERN SECONDS: poll until the file's content matches
 # the glob pattern; returns the content seen last.
 proc wait_for_file {path pattern seconds} {
-	wait_until {[string match $pattern [set data [slurp $path]]]} $seconds
+	wait_until $seconds {[string match $pattern [set data [slurp $path]]]}
 	return $data
 }

@@ -112,13 +112,9 @@ TEST_F(pollers, live_file_polls_writable_until_written)
 
 TEST_F(pollers, poll_asleep_is_woken_by_revoke_with_err_hup)
 {
-	ASSERT_EQ(0, revoke_call_start(&self->call, call_poll, self->fd,
-				       &self->pfd));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->call, SYS_poll));
-	ASSERT_REVOKED();
-	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(1, self->call.ret) TH_LOG("poll: %s",
-					    strerror(self->call.err));
+	ASSERT_CALL_WOKEN_BY_REVOKE(&self->call, call_poll, self->fd,
+				    &self->pfd, SYS_poll);
+	EXPECT_CALL_RET(&self->call, 1, "poll");
 	EXPECT_EQ(POLLERR | POLLHUP, self->pfd.revents)
 		TH_LOG("revents 0x%x", self->pfd.revents);
 }
@@ -138,13 +134,9 @@ TEST_F(pollers, poll_after_revoke_reports_err_hup)
 
 TEST_F(pollers, select_asleep_is_woken_by_revoke_as_readable)
 {
-	ASSERT_EQ(0, revoke_call_start(&self->call, call_select, self->fd,
-				       self));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->call, SYS_pselect6));
-	ASSERT_REVOKED();
-	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(1, self->call.ret) TH_LOG("select: %s",
-					    strerror(self->call.err));
+	ASSERT_CALL_WOKEN_BY_REVOKE(&self->call, call_select, self->fd, self,
+				    SYS_pselect6);
+	EXPECT_CALL_RET(&self->call, 1, "select");
 	/* POLLERR | POLLHUP count as readable, not as an exception. */
 	EXPECT_TRUE(FD_ISSET(self->fd, &self->rfds));
 	EXPECT_FALSE(FD_ISSET(self->fd, &self->efds));
@@ -171,13 +163,9 @@ TEST_F(pollers, select_after_revoke_reports_readable_and_writable)
 TEST_F(pollers, epoll_wait_asleep_gets_err_hup_from_revoke)
 {
 	add_to_epoll(_metadata, self, self->fd, EPOLLIN);
-	ASSERT_EQ(0, revoke_call_start(&self->call, call_epoll_wait, self->ep,
-				       &self->ev));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->call, SYS_epoll_wait));
-	ASSERT_REVOKED();
-	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(1, self->call.ret) TH_LOG("epoll_wait: %s",
-					    strerror(self->call.err));
+	ASSERT_CALL_WOKEN_BY_REVOKE(&self->call, call_epoll_wait, self->ep,
+				    &self->ev, SYS_epoll_wait);
+	EXPECT_CALL_RET(&self->call, 1, "epoll_wait");
 	EXPECT_EQ(self->fd, self->ev.data.fd);
 	EXPECT_EQ(EPOLLERR | EPOLLHUP, (int)self->ev.events)
 		TH_LOG("events 0x%x", self->ev.events);

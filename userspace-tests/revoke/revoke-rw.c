@@ -79,14 +79,10 @@ TEST_F(rw, read_asleep_is_woken_by_revoke_with_enodev)
 	long kicks0, kicks;
 
 	ASSERT_COUNTER(kicks0, "kicks");
-	ASSERT_EQ(0, revoke_call_start(&self->call, call_read, self->fd, NULL));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->call, SYS_read))
-		TH_LOG("read did not sleep on the empty device");
-	ASSERT_REVOKED();
-	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(-1, self->call.ret);
-	EXPECT_EQ(ENODEV, self->call.err) TH_LOG("read: %s",
-						 strerror(self->call.err));
+	/* the device is empty: the read sleeps */
+	ASSERT_CALL_WOKEN_BY_REVOKE(&self->call, call_read, self->fd, NULL,
+				    SYS_read);
+	EXPECT_CALL_ERRNO(&self->call, ENODEV, "read");
 	/* The reader was inside the driver: the core kicked it out. */
 	ASSERT_COUNTER(kicks, "kicks");
 	EXPECT_LT(kicks0, kicks);
@@ -94,16 +90,11 @@ TEST_F(rw, read_asleep_is_woken_by_revoke_with_enodev)
 
 TEST_F(rw, write_asleep_is_woken_by_revoke_with_enodev)
 {
+	/* the device is full: the write sleeps */
 	ASSERT_LT(0, revoke_dev_fill(self->fd));
-	ASSERT_EQ(0, revoke_call_start(&self->call, call_write, self->fd,
-				       NULL));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->call, SYS_write))
-		TH_LOG("write did not sleep on the full device");
-	ASSERT_REVOKED();
-	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(-1, self->call.ret);
-	EXPECT_EQ(ENODEV, self->call.err) TH_LOG("write: %s",
-						 strerror(self->call.err));
+	ASSERT_CALL_WOKEN_BY_REVOKE(&self->call, call_write, self->fd, NULL,
+				    SYS_write);
+	EXPECT_CALL_ERRNO(&self->call, ENODEV, "write");
 }
 
 TEST_F(rw, every_form_of_read_fails_with_enodev_after_revoke)

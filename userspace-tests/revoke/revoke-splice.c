@@ -94,14 +94,9 @@ TEST_F(splice, live_splice_moves_data_both_ways)
 static void expect_splice_woken(struct __test_metadata *_metadata,
 				FIXTURE_DATA(splice) *self, revoke_call_fn fn)
 {
-	ASSERT_EQ(0, revoke_call_start(&self->call, fn, self->fd,
-				       self->pipefd));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->call, SYS_splice));
-	ASSERT_REVOKED();
-	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(-1, self->call.ret);
-	EXPECT_EQ(ENODEV, self->call.err) TH_LOG("splice: %s",
-						 strerror(self->call.err));
+	ASSERT_CALL_WOKEN_BY_REVOKE(&self->call, fn, self->fd, self->pipefd,
+				    SYS_splice);
+	EXPECT_CALL_ERRNO(&self->call, ENODEV, "splice");
 }
 
 TEST_F(splice, splice_from_device_asleep_is_woken_by_revoke_with_enodev)
@@ -142,9 +137,7 @@ TEST_F(splice, splice_waiting_on_an_empty_pipe_does_not_hold_up_revoke)
 	/* Feed the pipe: the splice goes on and finds the file revoked. */
 	ASSERT_EQ(1, write(self->pipefd[1], "x", 1));
 	ASSERT_CALL_RETURNS(&self->call);
-	EXPECT_EQ(-1, self->call.ret);
-	EXPECT_EQ(ENODEV, self->call.err) TH_LOG("splice: %s",
-						 strerror(self->call.err));
+	EXPECT_CALL_ERRNO(&self->call, ENODEV, "splice");
 	ASSERT_EQ(0, revoke_call_join(&self->revoker, REVOKE_WAKE_TIMEOUT_MS));
 	EXPECT_EQ(0, self->revoker.ret);
 }

@@ -38,6 +38,7 @@
 
 #include "alsa-helpers.h"
 #include "revokeat.h"
+#include "settings.h"
 #include "thread-state.h"
 
 #define DEFAULT_SECONDS		180
@@ -581,9 +582,7 @@ static void *cycler_main(void *arg)
 
 static int stress_seconds(void)
 {
-	const char *s = getenv("STRESS_SECONDS");
-
-	return s && atoi(s) > 0 ? atoi(s) : DEFAULT_SECONDS;
+	return suite_setting("STRESS_SECONDS", DEFAULT_SECONDS);
 }
 
 static struct worker workers[MAX_WORKERS];

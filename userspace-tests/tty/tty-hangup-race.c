@@ -9,7 +9,7 @@
  * a thread that never comes back, or a kernel splat (the runner watches
  * the log for those).
  *
- * Then, for NAMED_RACE_SECONDS each, the races of known reports against
+ * Then, for NAMED_RACE_SECONDS each (default 10), the races of known reports against
  * the hangup on their own, so that a failure names the report's class:
  *
  *	splice_vs_hangup	splice in and out while the tty is hung up
@@ -32,12 +32,15 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "settings.h"
 #include "thread-state.h"
 #include "tty-helpers.h"
 
 #define N_HDLC_LDISC 13		/* N_HDLC, <linux/tty.h> */
 #define JOIN_TIMEOUT_MS 10000
-#define NAMED_RACE_SECONDS 10
+/* The suite's settings: make check runs them shorter. */
+#define RACE_SECONDS suite_setting("RACE_SECONDS", 60)
+#define NAMED_RACE_SECONDS suite_setting("NAMED_RACE_SECONDS", 10)
 
 enum racer_role { ROLE_OPENER, ROLE_READER, ROLE_WRITER, ROLE_SPLICER,
 		  ROLE_IOCTL, ROLE_LDISC, ROLE_HANGER, NR_ROLES };
@@ -83,12 +86,6 @@ FIXTURE_TEARDOWN(race)
 	tty_dev_fini(&self->dev);
 }
 
-static int race_seconds(void)
-{
-	const char *s = getenv("RACE_SECONDS");
-
-	return s && atoi(s) > 0 ? atoi(s) : 60;
-}
 
 /* 1 once fd is ready for events, 0 if not yet, -1 once it is hung up. */
 static int ready_for(int fd, short events)
@@ -229,7 +226,7 @@ static void run_race(struct __test_metadata *_metadata,
 
 TEST_F_TIMEOUT(race, hangups_race_open_close_io_ioctl_and_ldisc, 600)
 {
-	run_race(_metadata, self, variant, ALL_ROLES, race_seconds());
+	run_race(_metadata, self, variant, ALL_ROLES, RACE_SECONDS);
 }
 
 TEST_F_TIMEOUT(race, splice_vs_hangup, 120)
@@ -249,7 +246,8 @@ TEST_F_TIMEOUT(race, tcflush_vs_hangup_across_ldiscs, 120)
 TEST_F_TIMEOUT(race, tiocsetd_vs_hangup, 120)
 {
 	run_race(_metadata, self, variant,
-		 ROLE(ROLE_LDISC) | ROLE(ROLE_HANGER), NAMED_RACE_SECONDS);
+		 ROLE(ROLE_LDISC) | ROLE(ROLE_HANGER),
+		 NAMED_RACE_SECONDS);
 }
 
 TEST_HARNESS_MAIN
