@@ -51,4 +51,3 @@ stress: deps
 	@scripts/stress $(DURATION)
 
 .PHONY: help deps tree import series guest boot check check-base demo bench stress
-

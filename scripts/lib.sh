@@ -21,7 +21,6 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 export CCACHE_BASEDIR=$TOP
 export CCACHE_NOHASHDIR=1
 
-
 say() { printf '>> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
