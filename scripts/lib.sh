@@ -14,12 +14,11 @@ LINUX=$BUILD/linux
 BASE_SRC=$BUILD/base-linux
 OBJ=$BUILD/obj
 JOBS=${JOBS:-$(nproc)}
-# Outside build/, so that a clean build or a fresh clone starts warm; paths
-# are hashed relative to the checkout, so that any clone shares it.
+# Outside build/, so that a clean build starts warm. (Not with base_dir,
+# which would share it between checkouts: it makes the compiler's paths
+# relative, and __FILE__ in the kernel's reports with them.)
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/revoke-ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
-export CCACHE_BASEDIR=$TOP
-export CCACHE_NOHASHDIR=1
 
 say() { printf '>> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
