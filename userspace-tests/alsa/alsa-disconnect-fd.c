@@ -86,7 +86,7 @@ FIXTURE_SETUP(dummy_gone)
 	snprintf(self->node, sizeof(self->node), "/tmp/alsa-old-control-%d",
 		 getpid());
 	/* Before any file of the card is open: see alsa-helpers.h */
-	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_DUMMY, self->card);
+	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_dummy, self->card);
 }
 
 static void close_fd(int *fd)

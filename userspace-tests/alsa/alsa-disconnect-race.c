@@ -38,7 +38,7 @@ FIXTURE(disconnect_race)
 
 FIXTURE_SETUP(disconnect_race)
 {
-	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_DUMMY, self->card);
+	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_dummy, self->card);
 }
 
 FIXTURE_TEARDOWN(disconnect_race)

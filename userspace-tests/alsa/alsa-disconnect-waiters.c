@@ -237,7 +237,7 @@ FIXTURE_SETUP(sleepers)
 	self->stuck = false;
 	memset(self->s, 0, sizeof(self->s));
 	/* Before any file of the card is open: see alsa-helpers.h */
-	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_DUMMY, self->card);
+	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_dummy, self->card);
 }
 
 static void close_all(FIXTURE_DATA(sleepers) *self)

@@ -22,6 +22,7 @@
 
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
+#include "alsa-usb.h"
 #include "kmemleak.h"
 #include "settings.h"
 
@@ -40,7 +41,7 @@ FIXTURE_SETUP(replug)
 {
 	self->play = self->ctl = -1;
 	self->silence = NULL;
-	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_USB, self->card);
+	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_usb, self->card);
 }
 
 FIXTURE_TEARDOWN(replug)

@@ -51,7 +51,7 @@ FIXTURE(card_revoke)
 
 FIXTURE_SETUP(card_revoke)
 {
-	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_DUMMY, self->card);
+	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_dummy, self->card);
 	alsa_pcm_path(self->pcm, sizeof(self->pcm), self->card, 0, false);
 	alsa_pcm_path(self->capture, sizeof(self->capture), self->card, 0,
 		      true);

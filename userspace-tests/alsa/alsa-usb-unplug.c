@@ -33,6 +33,7 @@
 
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
+#include "alsa-usb.h"
 
 #define WAKE_TIMEOUT_MS 10000
 #define GONE_TIMEOUT_MS 10000
@@ -130,7 +131,7 @@ FIXTURE_SETUP(usb)
 	memset(&self->events, 0, sizeof(self->events));
 	memset(&self->w, 0, sizeof(self->w));
 	/* Before any file of the card is open: see alsa-helpers.h */
-	ALSA_KEEPER_SETUP(&self->keeper, ALSA_KEEPER_USB, self->card);
+	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_usb, self->card);
 }
 
 FIXTURE_TEARDOWN(usb)

@@ -36,8 +36,6 @@
 #define ROUNDS		5
 #define READERS		100
 #define CLOSE_AFTER_MS	1000
-#define DUMMY_DRIVER	"/sys/bus/platform/drivers/snd_dummy"
-#define DUMMY_DEVICE	"snd_dummy.0"
 
 static long long now_ns(void)
 {
@@ -201,19 +199,6 @@ static long long hangup_readers_once(int nreaders, const char **failed)
 }
 
 
-static int sysfs_write(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 struct unbinder {
 	pthread_t thread;
 	long long start_ns, end_ns;
@@ -225,7 +210,8 @@ static void *unbinder_main(void *arg)
 	struct unbinder *u = arg;
 
 	u->start_ns = now_ns();
-	u->ret = sysfs_write(DUMMY_DRIVER "/unbind", DUMMY_DEVICE);
+	u->ret = alsa_sysfs_write(ALSA_DUMMY_DRIVER_DIR "/unbind",
+				  ALSA_DUMMY_DEVICE);
 	__atomic_store_n(&u->end_ns, now_ns(), __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -282,7 +268,8 @@ static long long unbind_once(int nfds, const char **failed)
 	}
 	close_all(fds, n);
 	pthread_join(u.thread, NULL);
-	err = u.ret ? u.ret : sysfs_write(DUMMY_DRIVER "/bind", DUMMY_DEVICE);
+	err = u.ret ? u.ret : alsa_sysfs_write(ALSA_DUMMY_DRIVER_DIR "/bind",
+						 ALSA_DUMMY_DEVICE);
 	if (err)
 		*failed = u.ret ? "unbind" : "bind";
 	else

@@ -16,13 +16,7 @@
 
 #include "alsa-helpers.h"
 #include "thread-state.h"
-#include "host.h"
 
-#define DUMMY_DRIVER_DIR	"/sys/bus/platform/drivers/snd_dummy"
-#define DUMMY_DEVICE		"snd_dummy.0"
-#define USB_DEVICE_ID		"{\"id\": \"usbaudio\"}"
-#define USB_DEVICE_ADD		"{\"driver\": \"usb-audio\", \"id\": \"usbaudio\", " \
-				"\"audiodev\": \"snd0\", \"bus\": \"xhci.0\"}"
 #define CARD_WAIT_MS		30000
 #define REMOVAL_WAIT_MS		10000
 
@@ -346,7 +340,7 @@ out:
 
 /* The keeper */
 
-static int sysfs_write(const char *path, const char *val)
+int alsa_sysfs_write(const char *path, const char *val)
 {
 	ssize_t n;
 	int fd, ret = 0;
@@ -363,70 +357,36 @@ static int sysfs_write(const char *path, const char *val)
 	return ret;
 }
 
-static const char *keeper_card_id(enum alsa_keeper_kind kind)
+static int dummy_take_away(void)
 {
-	return kind == ALSA_KEEPER_DUMMY ? ALSA_DUMMY_ID : NULL;
+	/* Returns once snd_card_free() is through */
+	return alsa_sysfs_write(ALSA_DUMMY_DRIVER_DIR "/unbind", ALSA_DUMMY_DEVICE);
 }
 
-static const char *keeper_card_driver(enum alsa_keeper_kind kind)
+static int dummy_bring_back(void)
 {
-	return kind == ALSA_KEEPER_USB ? ALSA_USB_DRIVER : NULL;
-}
-
-/*
- * snd-usb-audio registers the card from the probe of the device's first
- * interface, while the USB core is still adding the others. A
- * usb_set_interface() on one of those (any prepare) then races the core
- * for its sysfs files, an upstream race that warns "cannot create
- * duplicate filename". The core gives the device its ep_00 last: wait
- * for it before the card is used.
- */
-static int usb_card_settle(int card, int timeout_ms)
-{
-	long long end = now_ms() + timeout_ms;
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/class/sound/card%d/device/../ep_00",
-		 card);
-	while (access(path, F_OK)) {
-		if (now_ms() > end)
-			return -ETIMEDOUT;
-		sleep_ms(20);
-	}
-	return card;
-}
-
-static int keeper_card(enum alsa_keeper_kind kind, int timeout_ms)
-{
-	int card = alsa_card_wait(keeper_card_id(kind),
-				  keeper_card_driver(kind), timeout_ms);
-
-	if (card < 0 || kind != ALSA_KEEPER_USB)
-		return card;
-	return usb_card_settle(card, timeout_ms);
-}
-
-static int keeper_take_away(enum alsa_keeper_kind kind)
-{
-	if (kind == ALSA_KEEPER_DUMMY)
-		/* Returns once snd_card_free() is through */
-		return sysfs_write(DUMMY_DRIVER_DIR "/unbind", DUMMY_DEVICE);
-	return host_request("device_del", USB_DEVICE_ID);
-}
-
-static int keeper_bring_back(enum alsa_keeper_kind kind)
-{
-	if (kind == ALSA_KEEPER_DUMMY) {
-		if (!access(DUMMY_DRIVER_DIR "/" DUMMY_DEVICE, F_OK))
-			return 0;
-		return sysfs_write(DUMMY_DRIVER_DIR "/bind", DUMMY_DEVICE);
-	}
-	if (alsa_card_find(NULL, ALSA_USB_DRIVER) >= 0)
+	if (!access(ALSA_DUMMY_DRIVER_DIR "/" ALSA_DUMMY_DEVICE, F_OK))
 		return 0;
-	return host_request("device_add", USB_DEVICE_ADD);
+	return alsa_sysfs_write(ALSA_DUMMY_DRIVER_DIR "/bind", ALSA_DUMMY_DEVICE);
 }
 
-static void __attribute__((__noreturn__)) keeper_main(enum alsa_keeper_kind kind,
+const struct alsa_keeper_ops alsa_keeper_dummy = {
+	.name = "snd-dummy",
+	.card_id = ALSA_DUMMY_ID,
+	.take_away = dummy_take_away,
+	.bring_back = dummy_bring_back,
+};
+
+static int keeper_card(const struct alsa_keeper_ops *ops, int timeout_ms)
+{
+	int card = alsa_card_wait(ops->card_id, ops->card_driver, timeout_ms);
+
+	if (card < 0 || !ops->settle)
+		return card;
+	return ops->settle(card, timeout_ms);
+}
+
+static void __attribute__((__noreturn__)) keeper_main(const struct alsa_keeper_ops *ops,
 						  int sock)
 {
 	bool away = false;
@@ -444,10 +404,10 @@ static void __attribute__((__noreturn__)) keeper_main(enum alsa_keeper_kind kind
 		switch (cmd) {
 		case 'r':
 			away = true;
-			ret = keeper_take_away(kind);
+			ret = ops->take_away();
 			break;
 		case 'b':
-			ret = keeper_bring_back(kind);
+			ret = ops->bring_back();
 			if (!ret)
 				away = false;
 			break;
@@ -460,25 +420,24 @@ static void __attribute__((__noreturn__)) keeper_main(enum alsa_keeper_kind kind
 	/* The test is gone: put the card back as the next one expects it */
 	if (away) {
 		/* A device_del may still be on its way: let it land first */
-		ret = alsa_card_find(keeper_card_id(kind),
-				     keeper_card_driver(kind));
-		if (kind == ALSA_KEEPER_USB && ret >= 0)
+		ret = alsa_card_find(ops->card_id, ops->card_driver);
+		if (ops->removal_is_async && ret >= 0)
 			alsa_card_wait_gone(ret, REMOVAL_WAIT_MS);
-		keeper_bring_back(kind);
+		ops->bring_back();
 	}
 	_exit(0);
 }
 
-int alsa_keeper_start(struct alsa_keeper *k, enum alsa_keeper_kind kind)
+int alsa_keeper_start(struct alsa_keeper *k, const struct alsa_keeper_ops *ops)
 {
 	int sv[2], card;
 	pid_t pid;
 
-	k->kind = kind;
+	k->ops = ops;
 	k->pid = 0;
 	k->sock = -1;
 	k->pending = 0;
-	card = keeper_card(kind, CARD_WAIT_MS);
+	card = keeper_card(ops, CARD_WAIT_MS);
 	if (card < 0)
 		return card;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
@@ -497,7 +456,7 @@ int alsa_keeper_start(struct alsa_keeper *k, enum alsa_keeper_kind kind)
 		if (sv[1] > 3)
 			close_range(3, sv[1] - 1, 0);
 		close_range(sv[1] + 1, ~0U, 0);
-		keeper_main(kind, sv[1]);
+		keeper_main(ops, sv[1]);
 	}
 	close(sv[1]);
 	k->pid = pid;
@@ -573,7 +532,7 @@ int alsa_keeper_bring_back(struct alsa_keeper *k, int old_card,
 	if (ret)
 		return ret;
 	*step = "card back in /proc/asound/cards";
-	return keeper_card(k->kind, CARD_WAIT_MS);
+	return keeper_card(k->ops, CARD_WAIT_MS);
 }
 
 int alsa_keeper_recover(struct alsa_keeper *k, int old_card,

@@ -31,7 +31,8 @@
 #include "thread-state.h"
 
 #define ALSA_DUMMY_ID		"Dummy"		/* snd-dummy's card id */
-#define ALSA_USB_DRIVER		"USB-Audio"	/* snd-usb-audio's driver name */
+#define ALSA_DUMMY_DRIVER_DIR	"/sys/bus/platform/drivers/snd_dummy"
+#define ALSA_DUMMY_DEVICE	"snd_dummy.0"
 
 /*
  * The number of the first card in /proc/asound/cards whose id or driver
@@ -110,13 +111,26 @@ ssize_t alsa_pcm_read_frames(int fd, const struct alsa_pcm_config *cfg,
 int alsa_check_playback(int card, const char **step);
 
 
-enum alsa_keeper_kind {
-	ALSA_KEEPER_DUMMY,	/* unbind/bind snd_dummy.0 from its driver */
-	ALSA_KEEPER_USB,	/* host: device_del/device_add of "usbaudio" */
+/* What a keeper does to its card, in the keeper's process. */
+struct alsa_keeper_ops {
+	const char *name;		/* the card's driver, for messages */
+	const char *card_id;		/* the card's id or driver name */
+	const char *card_driver;	/* (either may be NULL) */
+	int (*take_away)(void);		/* 0 or -errno */
+	int (*bring_back)(void);	/* 0 or -errno; 0 if it is there */
+	/* Optional: once the card is listed, waits till it can be used */
+	int (*settle)(int card, int timeout_ms);
+	bool removal_is_async;		/* the card may outlive take_away() */
 };
 
+/* unbind/bind of snd_dummy.0, which returns once the card is freed */
+extern const struct alsa_keeper_ops alsa_keeper_dummy;
+
+/* Writes val to a sysfs file: 0 or -errno. */
+int alsa_sysfs_write(const char *path, const char *val);
+
 struct alsa_keeper {
-	enum alsa_keeper_kind kind;
+	const struct alsa_keeper_ops *ops;
 	pid_t pid;
 	int sock;		/* the test's end of the keeper's socket */
 	int pending;		/* removals asked for, not answered yet */
@@ -127,25 +141,23 @@ struct alsa_keeper {
  * 30 s, a previous keeper may still be bringing it back) until the card
  * is there and starts a keeper for it. Returns the card number or -errno.
  */
-int alsa_keeper_start(struct alsa_keeper *k, enum alsa_keeper_kind kind);
+int alsa_keeper_start(struct alsa_keeper *k, const struct alsa_keeper_ops *ops);
 /*
  * alsa_keeper_start() that fails the test saying which card is missing;
  * card gets the card's number. Use after including kselftest_harness.h.
  */
-#define ALSA_KEEPER_SETUP(keeper, kind, card)				\
+#define ALSA_KEEPER_SETUP(keeper, ops, card)				\
 	do {								\
-		(card) = alsa_keeper_start(keeper, kind);		\
+		(card) = alsa_keeper_start(keeper, ops);		\
 		ASSERT_LE(0, card)					\
-			TH_LOG("no %s card: %s",			\
-			       (kind) == ALSA_KEEPER_USB ?		\
-			       ALSA_USB_DRIVER : "snd-dummy",		\
+			TH_LOG("no %s card: %s", (ops)->name,		\
 			       strerror(-(card)));			\
 	} while (0)
 /* Has the keeper take the card away; does not wait. 0 or -errno. */
 int alsa_keeper_remove(struct alsa_keeper *k);
 /*
- * Waits for the removal to finish: 0, or -errno of the unbind write or
- * host request; -ETIMEDOUT while it still is pending after timeout_ms.
+ * Waits for the removal to finish: 0, or -errno of the keeper's
+ * take_away(); -ETIMEDOUT while it still is pending after timeout_ms.
  */
 int alsa_keeper_removed(struct alsa_keeper *k, int timeout_ms);
 /*

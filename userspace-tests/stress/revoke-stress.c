@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "alsa-helpers.h"
+#include "alsa-usb.h"
 #include "revokeat.h"
 #include "settings.h"
 #include "thread-state.h"
@@ -609,8 +610,8 @@ static void __attribute__((noreturn)) stress_main(int seconds)
 	int i;
 
 	/* the keepers are forked before any file of the cards is open */
-	if (alsa_keeper_start(&dummy.keeper, ALSA_KEEPER_DUMMY) < 0 ||
-	    alsa_keeper_start(&usb.keeper, ALSA_KEEPER_USB) < 0)
+	if (alsa_keeper_start(&dummy.keeper, &alsa_keeper_dummy) < 0 ||
+	    alsa_keeper_start(&usb.keeper, &alsa_keeper_usb) < 0)
 		_exit(2);
 	for (i = 0; i < PTY_SLOTS; i++) {
 		ptys.master[i] = -1;
