@@ -4,10 +4,13 @@
  * and Documentation/filesystems/revoke.rst.
  *
  * A revokable's users count is a percpu_ref holding one reference while
- * the revokable is live and one per thread inside a method. revoke_it()
- * kills it, waits until every CPU sees it dead, kicks while it is not
- * zero, then releases the files one at a time under the same handshake
- * that the last fput() of each file uses, so that ->release() runs once.
+ * the revokable is live and one per thread inside a method; each thread
+ * also marks, in its task_struct, the revokables whose methods it is
+ * inside. revoke_it() kills the count, waits until every CPU sees it dead,
+ * kicks, and interrupts the marked threads asleep interruptibly, while it
+ * is not zero, then releases the files one at a time under the same
+ * handshake that the last fput() of each file uses, so that ->release()
+ * runs once.
  */
 #define pr_fmt(fmt) "revoke: " fmt
 
@@ -19,13 +22,15 @@
 #include <linux/rcupdate.h>
 #include <linux/revoke.h>
 #include <linux/sched.h>
+#include <linux/sched/debug.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
 
 /* Kick again after this long, doubling up to a second. */
 #define REVOKE_KICK_FIRST	msecs_to_jiffies(10)
 #define REVOKE_KICK_MAX		HZ
 /* Say so once when method callers take this many seconds to leave. */
-#define REVOKE_SLOW_DRAIN_SECS	10
+#define REVOKE_SLOW_DRAIN_SECS	5
 
 static struct kmem_cache *revoke_cachep __ro_after_init;
 
@@ -136,12 +141,23 @@ static void revoke_lockdep_leave(struct revokable *r)
 bool __start_using(struct file *file)
 {
 	struct revoke *revoke = file->f_revoke;
+	unsigned int depth = current->revoke_depth;
 	struct revokable *r;
 
 	rcu_read_lock();
 	r = rcu_dereference(revoke->revokable);
-	if (unlikely(!r) || unlikely(!percpu_ref_tryget_live_rcu(&r->users)))
+	if (unlikely(!r))
 		goto revoked;
+	/*
+	 * Say where we are before we count in: revoke_it() looks for us
+	 * once it has seen the count dead on every CPU, a grace period
+	 * after any tryget that got in.
+	 */
+	if (depth < ARRAY_SIZE(current->revoke_inside))
+		WRITE_ONCE(current->revoke_inside[depth], r);
+	WRITE_ONCE(current->revoke_depth, depth + 1);
+	if (unlikely(!percpu_ref_tryget_live_rcu(&r->users)))
+		goto unmark;
 	/*
 	 * A revokable re-armed after this file was released is live again:
 	 * look at the file's own link once more. The read of the percpu_ref
@@ -150,12 +166,14 @@ bool __start_using(struct file *file)
 	smp_rmb();
 	if (unlikely(!rcu_access_pointer(revoke->revokable))) {
 		percpu_ref_put(&r->users);
-		goto revoked;
+		goto unmark;
 	}
 	rcu_read_unlock();
 	revoke_lockdep_enter(r);
 	return true;
 
+unmark:
+	WRITE_ONCE(current->revoke_depth, depth);
 revoked:
 	rcu_read_unlock();
 	return false;
@@ -173,6 +191,12 @@ void __stop_using(struct file *file)
 	struct revokable *r = file_revokable(file);
 
 	revoke_lockdep_leave(r);
+	WRITE_ONCE(current->revoke_depth, current->revoke_depth - 1);
+	/*
+	 * Before any later sleep of ours: revoke_interrupt_sleepers() must
+	 * not take a sleep outside the method for one inside it.
+	 */
+	smp_wmb();
 	percpu_ref_put(&r->users);
 }
 EXPORT_SYMBOL_GPL(__stop_using);
@@ -258,8 +282,11 @@ EXPORT_SYMBOL_GPL(__revokable_init);
  */
 static bool revoke_fops_guarded(const struct file_operations *fop)
 {
-	if (!IS_ENABLED(CONFIG_MMU) && (fop->mmap || fop->get_unmapped_area))
-		return false;	/* nommu's mmap paths are not bracketed */
+#ifndef CONFIG_MMU
+	/* Asked by mmap_prot() before do_mmap() brackets the mapping. */
+	if (fop->mmap_capabilities)
+		return false;
+#endif
 	return !fop->lock && !fop->flock && !fop->setlease && !fop->iopoll &&
 	       !fop->uring_cmd_iopoll && !fop->copy_file_range &&
 	       !fop->remap_file_range && !fop->fallocate;
@@ -321,7 +348,9 @@ EXPORT_SYMBOL_GPL(make_revokable);
 /*
  * Zap every mapping of @file, so that a later access faults and the
  * owner's ->fault() (which must use start_using()) refuses it. Private
- * copies made by COW belong to the process and stay.
+ * copies made by COW belong to the process and stay. Without an MMU a
+ * mapping is the memory itself: it stays until munmap(), and the owner
+ * keeps that memory until the VMA's ->close().
  */
 static void revoke_unmap(struct file *file)
 {
@@ -418,7 +447,71 @@ void release_revoke(struct file *file)
 	kmem_cache_free(revoke_cachep, revoke);
 }
 
-/* Wait for the kill to be seen everywhere, then for everyone to leave. */
+/* Is @t, a thread we may signal, inside a method of a file of @r? */
+static bool revoke_task_inside(struct task_struct *t, struct revokable *r)
+{
+	unsigned int depth = READ_ONCE(t->revoke_depth), i;
+
+	depth = min_t(unsigned int, depth, ARRAY_SIZE(t->revoke_inside));
+	for (i = 0; i < depth; i++)
+		if (READ_ONCE(t->revoke_inside[i]) == r)
+			return true;
+	return false;
+}
+
+/*
+ * Make signal_pending() true for every thread asleep interruptibly inside
+ * a method of a file of @r: the wait returns -ERESTARTSYS (or -EINTR) and
+ * the call, restarted, meets the revoked table. This ends the sleeps that
+ * no kick reaches: a driver's private wait queue, a wait whose condition
+ * ignores the revoke. It does not end a page fault inside copy_to_user()
+ * or copy_from_user(), which the fault handler retries until the page
+ * comes or the task is killed.
+ *
+ * Only a thread seen asleep interruptibly is signalled, and its marks are
+ * read after its state: a thread that has left the method cleared its
+ * mark before it went to sleep elsewhere (see __stop_using()), so an
+ * epoll_wait() or a pipe read after the method never gets a spurious
+ * EINTR. Kernel threads never return to user space to clear the signal,
+ * and are left alone.
+ */
+static void revoke_interrupt_sleepers(struct revokable *r)
+{
+	struct task_struct *g, *t;
+
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (t->flags & PF_KTHREAD ||
+		    !(READ_ONCE(t->__state) & TASK_INTERRUPTIBLE))
+			continue;
+		/* Its state before its marks: see __stop_using()'s smp_wmb() */
+		smp_rmb();
+		if (revoke_task_inside(t, r))
+			set_notify_signal(t);
+	}
+	rcu_read_unlock();
+}
+
+/* Name each thread still inside a method of @r, with its stack. */
+static void revoke_report_stuck(struct revokable *r)
+{
+	struct task_struct *g, *t;
+
+	pr_warn("%ps: method callers still inside after %ds\n", r->kick,
+		REVOKE_SLOW_DRAIN_SECS);
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		if (revoke_task_inside(t, r))
+			sched_show_task(t);
+	}
+	rcu_read_unlock();
+}
+
+/*
+ * Wait for the kill to be seen everywhere, then for everyone to leave:
+ * kick, then interrupt the interruptible sleepers that the kick did not
+ * reach, and again, doubling the wait up to a second.
+ */
 static void revoke_drain(struct revokable *r)
 {
 	unsigned long wait = REVOKE_KICK_FIRST;
@@ -437,11 +530,11 @@ static void revoke_drain(struct revokable *r)
 		/* Done, and the one complete() is used up: do not wait again. */
 		if (wait_for_completion_timeout(&r->drained, wait))
 			return;
+		revoke_interrupt_sleepers(r);
 		wait = min(wait * 2, (unsigned long)REVOKE_KICK_MAX);
 		if (!warned && time_after(jiffies, slow)) {
-			/* Kicks are not reaching a sleeper: a driver bug. */
-			pr_warn("%ps: method callers still inside after %ds\n",
-				r->kick, REVOKE_SLOW_DRAIN_SECS);
+			/* Neither reaches a sleeper: a driver bug. */
+			revoke_report_stuck(r);
 			warned = true;
 		}
 	}
@@ -455,7 +548,9 @@ drained:
  *
  * From the start of the call, start_using() on any file of @r fails and
  * make_revokable() on @r fails with -ENODEV. While threads are inside
- * methods of those files, calls @r->kick and waits for them to leave;
+ * methods of those files, calls @r->kick, interrupts those asleep
+ * interruptibly (signal_pending() becomes true for them, see
+ * revoke_kick_t) and waits for them to leave;
  * then calls ->release() of each file that its last fput() has not
  * released yet, after zapping its mappings and turning its fasync off.
  *

@@ -12,7 +12,9 @@
  * revoke_it() cuts all of those files off at once: from then on
  * start_using() fails and the VFS calls the owner's "revoked" table of
  * file_operations instead of the live one; threads still inside a method
- * are woken by the owner's ->kick() and waited for; then ->release() is
+ * are woken by the owner's ->kick(), those asleep interruptibly where the
+ * kick does not reach are interrupted as by a signal, and all are waited
+ * for; then ->release() is
  * called on every file, exactly once, whether revoke_it() or the last
  * fput() gets there first. After revoke_it() returns no thread is inside
  * a live method of any of those files and none will enter one, so the
@@ -51,6 +53,12 @@ struct revokable;
  * them (wake the wait queues they sleep on) and be cheap when nobody
  * sleeps. A wait that starts after the kick is kicked again later, or
  * can check revokable_is_dying() before it sleeps.
+ *
+ * An interruptible wait that the kick misses still ends: revoke_it() then
+ * makes signal_pending() true for the threads asleep interruptibly inside
+ * the methods, and the calls, restarted, meet the revoked table. The kick
+ * is what ends uninterruptible waits, and what lets a call return its
+ * own answer rather than be restarted.
  */
 typedef void (revoke_kick_t)(struct revokable *r);
 

@@ -26,7 +26,8 @@
  * read and write do. A read or write still inside the driver when the
  * revoke comes (asleep, and woken by the kick, or about to start) fails
  * with -ENODEV too; an access to a page mapped before the revoke gets
- * SIGBUS.
+ * SIGBUS. The ioctl _IO('R', 1) sleeps a minute where the kick does not
+ * reach: the revoke interrupts it, and restarted, it fails with -ENODEV.
  *
  * /dev/test_revoke_plain is the same device without revoke, for
  * benchmarks. Writing Y to revoke_in_next_ioctl makes the next ioctl on
@@ -43,6 +44,7 @@
 
 #include <linux/atomic.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
@@ -62,6 +64,14 @@
 
 /* Small, so that a test fills it with one write. */
 #define TEST_REVOKE_BUF_SIZE	256
+
+/*
+ * An ioctl that sleeps interruptibly for a minute where no kick reaches,
+ * as a driver's private wait whose condition ignores the revoke would:
+ * the revoke has to interrupt it.
+ */
+#define TEST_REVOKE_SLEEP_UNKICKED	_IO('R', 0x01)
+#define TEST_REVOKE_UNKICKED_MS		60000
 
 /**
  * struct test_revoke_gen - what the files of one generation share
@@ -362,6 +372,10 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 	case FIONREAD:
 		return put_user((int)READ_ONCE(gen->count),
 				(int __user *)arg);
+	case TEST_REVOKE_SLEEP_UNKICKED:
+		if (msleep_interruptible(TEST_REVOKE_UNKICKED_MS))
+			return -ERESTARTSYS;
+		return 0;
 	default:
 		return -ENOTTY;
 	}

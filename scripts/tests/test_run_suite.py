@@ -29,11 +29,17 @@ class RunSuiteTest(unittest.TestCase):
                 script = f.read().replace("/tests/", f"{tests}/")
             with open(f"{tmp}/run-suite", "w") as f:
                 f.write(script)
-            # PID 1 of the namespace stands for the guest's init.
+            # PID 1 of the namespace stands for the guest's init. A process
+            # that got SIGKILL may take a moment to die on a busy host:
+            # what is left is counted once it had 5 s to.
+            count = ("busybox ps -o stat,comm | busybox grep -v '^Z'"
+                     " | busybox grep -c sleep")
             out = subprocess.run(
                 ["unshare", "-fp", "--mount-proc", "busybox", "sh", "-c",
-                 f"busybox sh {tmp}/run-suite s; echo left: $(busybox ps -o stat,comm"
-                 " | busybox grep -v '^Z' | busybox grep -c sleep)"],
+                 f"busybox sh {tmp}/run-suite s; i=0;"
+                 f" while [ $({count}) != 0 ] && [ $i -lt 50 ]; do"
+                 " busybox sleep 0.1; i=$((i + 1)); done;"
+                 f" echo left: $({count})"],
                 capture_output=True, text=True, timeout=60).stdout
         return out
 

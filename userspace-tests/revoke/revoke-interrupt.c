@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A revoke does not wait on an interruptible sleep that the owner's kick
+ * does not reach.
+ *
+ * revoke_it() kicks the sleepers inside the methods of the files it
+ * revokes; a thread still asleep interruptibly inside one after that is
+ * interrupted as by a signal (signal_pending() becomes true for it), so
+ * that its wait ends. The test device's ioctl _IO('R', 1) is such a
+ * sleep, a driver's private wait that no kick reaches, a minute long: it
+ * returns -ERESTARTSYS, and the call, restarted, meets the revoked table,
+ * -ENODEV.
+ *
+ * A thread that is not inside a method of a revoked file is never
+ * interrupted: a pipe read and an epoll_wait() of the same process sleep
+ * on through the revoke and then return what they were waiting for, not
+ * EINTR.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "revoke-helpers.h"
+
+/* lib/test_revoke.c: sleeps a minute where no kick reaches */
+#define SLEEP_UNKICKED		_IO('R', 1)
+/* How long the revoke may take here: far less than that minute. */
+#define REVOKE_RETURNS_MS	5000
+
+FIXTURE(interrupt)
+{
+	int fd;
+	struct revoke_call sleeper;
+	struct revoke_call revoker;
+};
+
+FIXTURE_SETUP(interrupt)
+{
+	memset(&self->sleeper, 0, sizeof(self->sleeper));
+	memset(&self->revoker, 0, sizeof(self->revoker));
+	ASSERT_REVOKED();
+	self->fd = revoke_dev_open(0);
+	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
+}
+
+FIXTURE_TEARDOWN(interrupt)
+{
+	revoke_call_join(&self->sleeper, REVOKE_WAKE_TIMEOUT_MS);
+	revoke_call_join(&self->revoker, REVOKE_WAKE_TIMEOUT_MS);
+	close(self->fd);
+}
+
+static long call_sleep_unkicked(struct revoke_call *call)
+{
+	return ioctl(call->fd, SLEEP_UNKICKED);
+}
+
+static long call_revoke(struct revoke_call *call)
+{
+	int ret = revoke_dev_revoke();
+
+	errno = -ret;
+	return ret ? -1 : 0;
+}
+
+/*
+ * Revokes from a thread of its own, so that a revoke that waits on the
+ * sleeper fails the test instead of hanging it.
+ */
+#define ASSERT_REVOKE_RETURNS(self)					\
+	do {								\
+		ASSERT_EQ(0, revoke_call_start(&(self)->revoker,	\
+					       call_revoke, -1, NULL));	\
+		ASSERT_EQ(0, revoke_call_join(&(self)->revoker,		\
+					      REVOKE_RETURNS_MS))	\
+			TH_LOG("the revoke waits on the sleeper");	\
+		ASSERT_EQ(0, (self)->revoker.ret)			\
+			TH_LOG("revoke: %s",				\
+			       strerror((self)->revoker.err));		\
+	} while (0)
+
+/*
+ * Puts a thread to sleep in the ioctl that no kick reaches, revokes, and
+ * checks that the call came back from the revoked table.
+ */
+#define ASSERT_UNKICKED_SLEEPER_INTERRUPTED(self)			\
+	do {								\
+		ASSERT_EQ(0, revoke_call_start(&(self)->sleeper,	\
+					       call_sleep_unkicked,	\
+					       (self)->fd, NULL));	\
+		ASSERT_EQ(0, revoke_call_wait_asleep(&(self)->sleeper,	\
+						     SYS_ioctl));	\
+		ASSERT_REVOKE_RETURNS(self);				\
+		ASSERT_CALL_RETURNS(&(self)->sleeper);			\
+		EXPECT_CALL_ERRNO(&(self)->sleeper, ENODEV,		\
+				  "ioctl asleep at the revoke");	\
+	} while (0)
+
+TEST_F(interrupt, unkicked_sleep_is_interrupted_and_restarted)
+{
+	ASSERT_UNKICKED_SLEEPER_INTERRUPTED(self);
+}
+
+static long call_read_pipe(struct revoke_call *call)
+{
+	char c;
+
+	return read(call->fd, &c, 1);
+}
+
+static long call_epoll_wait(struct revoke_call *call)
+{
+	struct epoll_event ev;
+
+	return epoll_wait(call->fd, &ev, 1, -1);
+}
+
+TEST_F(interrupt, threads_outside_the_methods_are_not_interrupted)
+{
+	struct revoke_call reader = { 0 }, poller = { 0 };
+	struct epoll_event ev = { .events = EPOLLIN };
+	int pipe_fds[2], other[2], epfd;
+
+	ASSERT_EQ(0, pipe(pipe_fds));
+	ASSERT_EQ(0, pipe(other));
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	ASSERT_LE(0, epfd);
+	ASSERT_EQ(0, epoll_ctl(epfd, EPOLL_CTL_ADD, other[0], &ev));
+	ASSERT_EQ(0, revoke_call_start(&reader, call_read_pipe, pipe_fds[0],
+				       NULL));
+	ASSERT_EQ(0, revoke_call_start(&poller, call_epoll_wait, epfd, NULL));
+	ASSERT_EQ(0, revoke_call_wait_asleep(&reader, SYS_read));
+	ASSERT_EQ(0, revoke_call_wait_asleep(&poller, SYS_epoll_wait));
+	/* The one thread inside a method, which the revoke interrupts */
+	ASSERT_UNKICKED_SLEEPER_INTERRUPTED(self);
+
+	/* The others sleep on, and end as they would have */
+	EXPECT_TRUE(thread_asleep_in(reader.tid, SYS_read, pipe_fds[0]));
+	EXPECT_TRUE(thread_asleep_in(poller.tid, SYS_epoll_wait, epfd));
+	ASSERT_EQ(1, write(pipe_fds[1], "r", 1));
+	ASSERT_EQ(1, write(other[1], "p", 1));
+	ASSERT_CALL_RETURNS(&reader);
+	ASSERT_CALL_RETURNS(&poller);
+	EXPECT_CALL_RET(&reader, 1, "pipe read");
+	EXPECT_CALL_RET(&poller, 1, "epoll_wait");
+	close(epfd);
+	close(pipe_fds[0]);
+	close(pipe_fds[1]);
+	close(other[0]);
+	close(other[1]);
+}
+
+TEST_HARNESS_MAIN
