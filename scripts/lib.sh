@@ -23,6 +23,21 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 say() { printf '>> %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# add_counts TEXT: add the last "N passed, N failed" found in TEXT to the
+# caller's $passed and $failed; a TEXT without one is one failure (a step
+# that died before it could count).
+add_counts() {
+	local line
+	line=$(grep -Eo '[0-9]+ passed, [0-9]+ failed' <<<"$1" | tail -n 1) || true
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + ${line%% passed*}))
+	line=${line#*passed, }
+	failed=$((failed + ${line%% failed}))
+}
+
 # base_tree: extract the unpatched base from build/linux's tag base into
 # $BASE_SRC, unless it is there.
 base_tree() {

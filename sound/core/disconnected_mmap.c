@@ -48,7 +48,8 @@ vm_fault_t snd_disconnected_fault(struct vm_fault *vmf, struct page *page)
 	struct vm_area_struct *vma = vmf->vma;
 
 	if (vma->vm_flags & VM_PFNMAP) {
-		if (is_cow_mapping(vma->vm_flags))
+		/* Without an MMU nothing faults, and nothing inserts PFNs. */
+		if (!IS_ENABLED(CONFIG_MMU) || is_cow_mapping(vma->vm_flags))
 			return VM_FAULT_SIGBUS;
 		return vmf_insert_pfn(vma, vmf->address,
 				      page_to_pfn(snd_disconnected_sink));
