@@ -218,6 +218,35 @@ const struct file_operations *__start_using_fops(struct file *file)
 EXPORT_SYMBOL_GPL(__start_using_fops);
 
 /**
+ * revoke_pending - whether a revoke waits for the current method call
+ *
+ * For the condition of a wait inside a method of a revokable file, as
+ * signal_pending() is for a signal: once a revoke of a file whose method
+ * the current thread is inside has begun, the wait should end and the
+ * method return its own answer to a revoke. Every wait inside a method
+ * can use it, whether or not the owner's kick wakes its queue: the
+ * revoke interrupts interruptible sleepers that the kick misses, and
+ * such a wait then returns through its condition, not -ERESTARTSYS.
+ *
+ * Methods called from inside the methods of two other revokable files
+ * are not seen: they nest deeper than the marks each task keeps.
+ *
+ * Return: true if the current thread is inside a method of a file whose
+ * revokable is being revoked.
+ */
+bool revoke_pending(void)
+{
+	unsigned int depth = READ_ONCE(current->revoke_depth), i;
+
+	depth = min_t(unsigned int, depth, ARRAY_SIZE(current->revoke_inside));
+	for (i = 0; i < depth; i++)
+		if (revokable_is_dying(current->revoke_inside[i]))
+			return true;
+	return false;
+}
+EXPORT_SYMBOL_GPL(revoke_pending);
+
+/**
  * file_is_revoked - whether a file has been cut off from its object
  * @file: any file
  *

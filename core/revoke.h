@@ -56,9 +56,9 @@ struct revokable;
  *
  * An interruptible wait that the kick misses still ends: revoke_it() then
  * makes signal_pending() true for the threads asleep interruptibly inside
- * the methods, and the calls, restarted, meet the revoked table. The kick
- * is what ends uninterruptible waits, and what lets a call return its
- * own answer rather than be restarted.
+ * the methods, and the calls, restarted, meet the revoked table, unless
+ * the wait's condition checks revoke_pending() and the method returns
+ * its own answer. The kick is what ends uninterruptible waits.
  */
 typedef void (revoke_kick_t)(struct revokable *r);
 
@@ -142,6 +142,7 @@ int make_revokable(struct file *file, struct revokable *r,
 		   const struct file_operations *revoked_fops);
 void release_revoke(struct file *file);
 bool file_is_revoked(struct file *file);
+bool revoke_pending(void);
 
 /**
  * revokable_is_dying - whether a revoke of @r is under way or done
@@ -149,6 +150,8 @@ bool file_is_revoked(struct file *file);
  *
  * A method about to sleep can check this after queueing itself on its
  * wait queue, so that it does not miss a kick() that ran just before.
+ *
+ * Return: true from the start of revoke_it() until revokable_rearm().
  */
 static inline bool revokable_is_dying(struct revokable *r)
 {

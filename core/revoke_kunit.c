@@ -1646,6 +1646,30 @@ static void test_last_fput_after_free_does_not_release_again(struct kunit *test)
 
 /* file_is_revoked() */
 
+/* Only a thread inside a method of a file being revoked sees it. */
+static void test_revoke_pending_inside_a_revoked_method(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	unsigned long deadline = jiffies + REVOKE_TEST_WAIT;
+	struct revoke_test_revoker *rv;
+	bool entered;
+
+	KUNIT_EXPECT_FALSE(test, revoke_pending());
+	entered = start_using(tf->file);
+	KUNIT_ASSERT_TRUE(test, entered);
+	KUNIT_EXPECT_FALSE(test, revoke_pending());
+	/* revoke_it() waits for us: see it begin, then leave. */
+	rv = revoke_test_start_revoke(test, obj, NULL);
+	while (!revokable_is_dying(&obj->revokable) &&
+	       time_before(jiffies, deadline))
+		schedule_timeout_uninterruptible(1);
+	KUNIT_EXPECT_TRUE(test, revoke_pending());
+	stop_using(tf->file);
+	KUNIT_EXPECT_FALSE(test, revoke_pending());
+	revoke_test_finish_revoke(test, rv);
+}
+
 static void test_file_is_revoked_false_while_live(struct kunit *test)
 {
 	struct revoke_test_obj *obj = revoke_test_obj_create(test);
@@ -1730,6 +1754,7 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(test_revoked_file_refuses_start_using_after_free),
 	KUNIT_CASE(test_revoked_file_methods_after_free_fail),
 	KUNIT_CASE(test_last_fput_after_free_does_not_release_again),
+	KUNIT_CASE(test_revoke_pending_inside_a_revoked_method),
 	KUNIT_CASE(test_file_is_revoked_false_while_live),
 	KUNIT_CASE(test_file_is_revoked_true_while_revoke_waits),
 	KUNIT_CASE(test_file_is_revoked_true_after_revoke),

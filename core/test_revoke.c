@@ -28,6 +28,8 @@
  * with -ENODEV too; an access to a page mapped before the revoke gets
  * SIGBUS. The ioctl _IO('R', 1) sleeps a minute where the kick does not
  * reach: the revoke interrupts it, and restarted, it fails with -ENODEV.
+ * The ioctl _IO('R', 2) waits as long for revoke_pending() on a queue of
+ * its own, which no kick wakes either: it answers the revoke itself, -EIO.
  *
  * /dev/test_revoke_plain is the same device without revoke, for
  * benchmarks. Writing Y to revoke_in_next_ioctl makes the next ioctl on
@@ -71,6 +73,8 @@
  * the revoke has to interrupt it.
  */
 #define TEST_REVOKE_SLEEP_UNKICKED	_IO('R', 0x01)
+/* The same wait with a condition that sees the revoke. */
+#define TEST_REVOKE_WAIT_UNKICKED	_IO('R', 0x02)
 #define TEST_REVOKE_UNKICKED_MS		60000
 
 /**
@@ -352,6 +356,23 @@ static __poll_t test_revoke_poll(struct file *file, poll_table *wait)
 	return mask;
 }
 
+/*
+ * Only the revoke's interruption wakes this wait, and its condition sees
+ * the revoke before the pending signal is looked at: the call returns
+ * its own answer rather than being restarted.
+ */
+static long test_revoke_wait_unkicked(void)
+{
+	DECLARE_WAIT_QUEUE_HEAD_ONSTACK(unkicked);
+	long left = msecs_to_jiffies(TEST_REVOKE_UNKICKED_MS);
+
+	left = wait_event_interruptible_timeout(unkicked, revoke_pending(),
+						left);
+	if (revoke_pending())
+		return -EIO;
+	return left < 0 ? left : 0;
+}
+
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
@@ -376,6 +397,8 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		if (msleep_interruptible(TEST_REVOKE_UNKICKED_MS))
 			return -ERESTARTSYS;
 		return 0;
+	case TEST_REVOKE_WAIT_UNKICKED:
+		return test_revoke_wait_unkicked();
 	default:
 		return -ENOTTY;
 	}

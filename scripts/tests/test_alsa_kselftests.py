@@ -55,6 +55,18 @@ class AlsaKselftestsTest(unittest.TestCase):
         self.assertIn("# known failure: pcm-test: default.time3.Dummy.0.0.CAPTURE", out)
         self.assertIn("# skipped: pcm-test: default.time7.Dummy.0.0.PLAYBACK", out)
 
+    def test_another_cards_progress_between_a_result_and_its_message(self):
+        # As pcm-test printed it: the thread of Loopback says what it tests
+        # next between the skip of pcmtest and that skip's message.
+        rc, out = self.judge("pcm-test", PCM_KNOWN.replace(
+            "ok 6 default.time1.Dummy.0.0.PLAYBACK\n",
+            "ok 6 # SKIP default.time7.pcmtest.0.6.CAPTURE\n"
+            "# default.time4.Loopback.1.6.CAPTURE hw_params.RW_INTERLEAVED"
+            ".S16_LE.48000.2.512.4096 sw_params.512\n"
+            "# rate mismatch 96000 != 48000\n"))
+        self.assertEqual(rc, 0, out)
+        self.assertIn("# skipped: pcm-test: default.time7.pcmtest.0.6.CAPTURE", out)
+
     def test_a_known_failure_with_another_message_fails(self):
         rc, out = self.judge("pcm-test", PCM_KNOWN.replace("wrote -5", "wrote -22"))
         self.assertEqual(rc, 1)

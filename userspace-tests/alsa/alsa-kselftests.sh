@@ -141,11 +141,20 @@ report() {
 		"# "*)
 			printf '%s\n' "$line"
 			note=${line#\# }
-			if [ -n "$pending" ]; then
-				# pcm-test: the message after its result
-				judge $pending "$note"
-				pending=
-			fi
+			# pcm-test: the message after its result, but not a
+			# line of another card's thread, which prints what it
+			# is about to test ("CONFIG.TEST.CARD.D.S.DIR ...")
+			# without the lock that keeps a result and its
+			# message together.
+			case ${note%% *} in
+			*.PLAYBACK | *.CAPTURE) ;;
+			*)
+				if [ -n "$pending" ]; then
+					judge $pending "$note"
+					pending=
+				fi
+				;;
+			esac
 			notes="$notes$note
 "
 			case $note in

@@ -9,7 +9,9 @@
  * that its wait ends. The test device's ioctl _IO('R', 1) is such a
  * sleep, a driver's private wait that no kick reaches, a minute long: it
  * returns -ERESTARTSYS, and the call, restarted, meets the revoked table,
- * -ENODEV.
+ * -ENODEV. The same wait with revoke_pending() in its condition, the
+ * ioctl _IO('R', 2), sees the revoke when the interruption wakes it, and
+ * the call returns the driver's own answer, -EIO.
  *
  * A thread that is not inside a method of a revoked file is never
  * interrupted: a pipe read and an epoll_wait() of the same process sleep
@@ -29,6 +31,8 @@
 
 /* lib/test_revoke.c: sleeps a minute where no kick reaches */
 #define SLEEP_UNKICKED		_IO('R', 1)
+/* ... and the same, waiting for revoke_pending() */
+#define WAIT_UNKICKED		_IO('R', 2)
 /* How long the revoke may take here: far less than that minute. */
 #define REVOKE_RETURNS_MS	5000
 
@@ -58,6 +62,11 @@ FIXTURE_TEARDOWN(interrupt)
 static long call_sleep_unkicked(struct revoke_call *call)
 {
 	return ioctl(call->fd, SLEEP_UNKICKED);
+}
+
+static long call_wait_unkicked(struct revoke_call *call)
+{
+	return ioctl(call->fd, WAIT_UNKICKED);
 }
 
 static long call_revoke(struct revoke_call *call)
@@ -104,6 +113,17 @@ static long call_revoke(struct revoke_call *call)
 TEST_F(interrupt, unkicked_sleep_is_interrupted_and_restarted)
 {
 	ASSERT_UNKICKED_SLEEPER_INTERRUPTED(self);
+}
+
+TEST_F(interrupt, wait_that_sees_the_revoke_answers_it)
+{
+	ASSERT_EQ(0, revoke_call_start(&self->sleeper, call_wait_unkicked,
+				       self->fd, NULL));
+	ASSERT_EQ(0, revoke_call_wait_asleep(&self->sleeper, SYS_ioctl));
+	ASSERT_REVOKE_RETURNS(self);
+	ASSERT_CALL_RETURNS(&self->sleeper);
+	EXPECT_CALL_ERRNO(&self->sleeper, EIO,
+			  "ioctl waiting for revoke_pending()");
 }
 
 static long call_read_pipe(struct revoke_call *call)
