@@ -493,9 +493,9 @@ static bool revoke_task_inside(struct task_struct *t, struct revokable *r)
  * a method of a file of @r: the wait returns -ERESTARTSYS (or -EINTR) and
  * the call, restarted, meets the revoked table. This ends the sleeps that
  * no kick reaches: a driver's private wait queue, a wait whose condition
- * ignores the revoke. It does not end a page fault inside copy_to_user()
- * or copy_from_user(), which the fault handler retries until the page
- * comes or the task is killed.
+ * ignores the revoke, and a page fault inside copy_to_user() or
+ * copy_from_user() that waits interruptibly for its page (a userfaultfd):
+ * fault_signal_pending() lets the copy fail.
  *
  * Only a thread seen asleep interruptibly is signalled, and its marks are
  * read after its state: a thread that has left the method cleared its

@@ -40,6 +40,7 @@
 #include <linux/mutex.h>
 #include <linux/percpu-refcount.h>
 #include <linux/poll.h>
+#include <linux/sched/signal.h>	/* revoke_pending() */
 #include <linux/spinlock.h>
 
 struct revokable;
@@ -142,7 +143,6 @@ int make_revokable(struct file *file, struct revokable *r,
 		   const struct file_operations *revoked_fops);
 void release_revoke(struct file *file);
 bool file_is_revoked(struct file *file);
-bool revoke_pending(void);
 
 /**
  * revokable_is_dying - whether a revoke of @r is under way or done

@@ -13,6 +13,10 @@
  * ioctl _IO('R', 2), sees the revoke when the interruption wakes it, and
  * the call returns the driver's own answer, -EIO.
  *
+ * A page fault inside a method, on a page that a userfaultfd never
+ * serves, is interrupted too, and gives up: the write that copies from
+ * that page fails with EFAULT, and the revoke returns.
+ *
  * A thread that is not inside a method of a revoked file is never
  * interrupted: a pipe read and an epoll_wait() of the same process sleep
  * on through the revoke and then return what they were waiting for, not
@@ -28,6 +32,7 @@
 
 #include "kselftest_harness.h"
 #include "revoke-helpers.h"
+#include "uffd-helpers.h"
 
 /* lib/test_revoke.c: sleeps a minute where no kick reaches */
 #define SLEEP_UNKICKED		_IO('R', 1)
@@ -41,12 +46,14 @@ FIXTURE(interrupt)
 	int fd;
 	struct revoke_call sleeper;
 	struct revoke_call revoker;
+	struct uffd_page page;
 };
 
 FIXTURE_SETUP(interrupt)
 {
 	memset(&self->sleeper, 0, sizeof(self->sleeper));
 	memset(&self->revoker, 0, sizeof(self->revoker));
+	memset(&self->page, 0, sizeof(self->page));
 	ASSERT_REVOKED();
 	self->fd = revoke_dev_open(0);
 	ASSERT_LE(0, self->fd) TH_LOG("open: %s", strerror(-self->fd));
@@ -54,9 +61,12 @@ FIXTURE_SETUP(interrupt)
 
 FIXTURE_TEARDOWN(interrupt)
 {
+	/* A fault the revoke did not end goes on now. */
+	uffd_page_release(&self->page);
 	revoke_call_join(&self->sleeper, REVOKE_WAKE_TIMEOUT_MS);
 	revoke_call_join(&self->revoker, REVOKE_WAKE_TIMEOUT_MS);
 	close(self->fd);
+	uffd_page_fini(&self->page);
 }
 
 static long call_sleep_unkicked(struct revoke_call *call)
@@ -124,6 +134,25 @@ TEST_F(interrupt, wait_that_sees_the_revoke_answers_it)
 	ASSERT_CALL_RETURNS(&self->sleeper);
 	EXPECT_CALL_ERRNO(&self->sleeper, EIO,
 			  "ioctl waiting for revoke_pending()");
+}
+
+static long call_write_from(struct revoke_call *call)
+{
+	return write(call->fd, call->arg, 1);
+}
+
+TEST_F(interrupt, fault_inside_a_method_gives_up)
+{
+	int ret = uffd_page_init(&self->page);
+
+	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
+	ASSERT_EQ(0, revoke_call_start(&self->sleeper, call_write_from,
+				       self->fd, self->page.addr));
+	ASSERT_EQ(0, revoke_call_wait_asleep(&self->sleeper, SYS_write));
+	ASSERT_REVOKE_RETURNS(self);
+	ASSERT_CALL_RETURNS(&self->sleeper);
+	EXPECT_CALL_ERRNO(&self->sleeper, EFAULT,
+			  "write from a page never served");
 }
 
 static long call_read_pipe(struct revoke_call *call)

@@ -31,6 +31,12 @@
  *	tcsetattr(TCSADRAIN), TCSETSW		0
  *	tcsendbreak(), TCSBRK 0			-1/EIO (send_break() ends the
  *						break at the hangup)
+ *
+ * Fixture "fault": a write() to a pty whose buffer is a page that a
+ * userfaultfd never serves sleeps in the page fault of its copy, inside
+ * the method. The revoke interrupts the fault, which gives up: -1/EFAULT.
+ * Linux 6.12's hangup did not wait for it; the write slept on until the
+ * page came.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,6 +51,7 @@
 #include "kselftest_harness.h"
 #include "revoke-helpers.h"
 #include "tty-helpers.h"
+#include "uffd-helpers.h"
 
 #define HANGUP_RETURNS_MS	5000
 #define REOPEN_MS		5000
@@ -112,15 +119,15 @@ static void stuck_calls_fini(struct stuck_calls *c)
 }
 
 /*
- * Puts WAIT to sleep on FD, hangs the tty up and opens it again, each
- * bounded, and leaves the waiter returned, for the caller to judge.
+ * Puts WAIT(FD, ARG) to sleep in system call NR, hangs the tty up and
+ * opens it again, each bounded, and leaves the waiter returned, for the
+ * caller to judge.
  */
-#define ASSERT_HANGUP_ENDS(c, wait, fd, what)				\
+#define ASSERT_HANGUP_ENDS(c, wait, fd, arg, nr, what)			\
 	do {								\
 		ASSERT_EQ(0, revoke_call_start(&(c)->waiter, wait, fd,	\
-					       NULL));			\
-		ASSERT_EQ(0, revoke_call_wait_asleep(&(c)->waiter,	\
-						     SYS_ioctl));	\
+					       arg));			\
+		ASSERT_EQ(0, revoke_call_wait_asleep(&(c)->waiter, nr));	\
 		ASSERT_EQ(0, revoke_call_start(&(c)->hangup,		\
 					       call_hangup, -1,		\
 					       &(c)->tty));		\
@@ -204,7 +211,8 @@ FIXTURE_TEARDOWN(stuck)
 
 TEST_F(stuck, hangup_returns_and_the_waiter_ends)
 {
-	ASSERT_HANGUP_ENDS(&self->c, variant->wait, self->fd, "the waiter");
+	ASSERT_HANGUP_ENDS(&self->c, variant->wait, self->fd, NULL, SYS_ioctl,
+			   "the waiter");
 	EXPECT_CALL_ERRNO(&self->c.waiter, variant->err, "the waiter");
 }
 
@@ -316,12 +324,54 @@ FIXTURE_TEARDOWN(drain)
 
 TEST_F(drain, hangup_returns_and_the_drain_ends)
 {
-	ASSERT_HANGUP_ENDS(&self->c, variant->wait, self->fd, variant->name);
+	ASSERT_HANGUP_ENDS(&self->c, variant->wait, self->fd, NULL, SYS_ioctl,
+			   variant->name);
 	if (variant->ret == -1)
 		EXPECT_CALL_ERRNO(&self->c.waiter, variant->err,
 				  variant->name);
 	else
 		EXPECT_CALL_RET(&self->c.waiter, variant->ret, variant->name);
+}
+
+static long call_write_from(struct revoke_call *call)
+{
+	return write(call->fd, call->arg, 1);
+}
+
+FIXTURE(fault)
+{
+	struct tty_dev dev;
+	int fd;
+	struct uffd_page page;
+	struct stuck_calls c;
+};
+
+FIXTURE_SETUP(fault)
+{
+	int ret;
+
+	stuck_calls_init(&self->c, self->dev.path, TTY_PTY);
+	ret = uffd_page_init(&self->page);
+	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
+	TTY_DEV_SETUP(&self->dev, TTY_PTY, self->fd);
+}
+
+FIXTURE_TEARDOWN(fault)
+{
+	/* A writer the hangup did not end goes on now. */
+	uffd_page_release(&self->page);
+	stuck_calls_fini(&self->c);
+	close(self->fd);
+	tty_dev_fini(&self->dev);
+	uffd_page_fini(&self->page);
+}
+
+TEST_F(fault, hangup_ends_a_write_faulting_on_its_buffer)
+{
+	ASSERT_HANGUP_ENDS(&self->c, call_write_from, self->fd,
+			   self->page.addr, SYS_write,
+			   "a write faulting on a page never served");
+	EXPECT_CALL_ERRNO(&self->c.waiter, EFAULT, "the write");
 }
 
 TEST_HARNESS_MAIN
