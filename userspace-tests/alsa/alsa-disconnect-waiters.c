@@ -29,6 +29,9 @@
  *					the unbind returns at its close
  *					(the control's first kick ->
  *					snd_kill_fasync(..., SIGIO, POLL_ERR))
+ *	write from a page that a	-1/EFAULT: the revoke interrupts the
+ *	userfaultfd never serves	fault of the copy, which gives up
+ *					(the series only)
  *
  * The next call on each file is refused by the revoke: ENODEV. The
  * unbind returns once the calls are out and the files released, open or
@@ -66,6 +69,7 @@
 
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
+#include "uffd-helpers.h"
 
 #define WAKE_TIMEOUT_MS 10000
 #define SLEEP_TIMEOUT_MS 10000	/* for a thread to fall asleep */
@@ -216,6 +220,7 @@ enum {
 	S_CTL_READ,
 	S_CTL_PPOLL,
 	S_TIMER_READ,
+	S_WRITE_FAULT,	/* write, faulting on a page never served */
 	NR_SLEEPERS,
 };
 
@@ -228,6 +233,7 @@ FIXTURE(sleepers)
 	int epfd;
 	struct sleeper s[NR_SLEEPERS];
 	bool stuck;		/* a sleeper never came back */
+	struct uffd_page page;
 };
 
 FIXTURE_SETUP(sleepers)
@@ -236,6 +242,7 @@ FIXTURE_SETUP(sleepers)
 	self->epfd = -1;
 	self->stuck = false;
 	memset(self->s, 0, sizeof(self->s));
+	memset(&self->page, 0, sizeof(self->page));
 	/* Before any file of the card is open: see alsa-helpers.h */
 	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_dummy, self->card);
 }
@@ -265,6 +272,8 @@ FIXTURE_TEARDOWN(sleepers)
 	struct timespec now;
 	int i;
 
+	/* A fault that the unbind did not end goes on now. */
+	uffd_page_release(&self->page);
 	close_all(self);
 	alsa_deadline_in(&now, 0);
 	for (i = 0; i < NR_SLEEPERS; i++)
@@ -275,6 +284,7 @@ FIXTURE_TEARDOWN(sleepers)
 	 * until this process exits: then the keeper rebinds on its own.
 	 */
 	alsa_keeper_stop(&self->keeper, self->stuck ? 0 : 20000);
+	uffd_page_fini(&self->page);
 }
 
 static int keep(FIXTURE_DATA(sleepers) *self, int fd)
@@ -635,6 +645,37 @@ TEST_F_TIMEOUT(sleepers, timer, 60)
 	close_all(self);
 	EXPECT_UNBIND_RETURNED(&self->keeper, GONE_TIMEOUT_MS);
 	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+}
+
+/*
+ * A write whose buffer is a page that a userfaultfd never serves sleeps in
+ * the page fault of its copy, inside the method. The unbind interrupts
+ * the fault, which gives up: -1/EFAULT, and the unbind returns with the
+ * file open. (6.12's snd_card_free() waits for the file to be closed, and
+ * the write for its page.)
+ */
+TEST_F_TIMEOUT(sleepers, unbind_ends_a_write_faulting_on_its_buffer, 60)
+{
+	struct alsa_pcm_config cfg;
+	long long removed_ms;
+	int fd, ret;
+
+	ret = uffd_page_init(&self->page);
+	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
+	/* Prepared and empty: the write copies at once */
+	OPEN_PCM(fd, false, 0);
+	SETUP_SLOW(fd, cfg, cfg.period_frames, ALSA_NEVER, cfg.buffer_frames);
+	self->s[S_WRITE_FAULT] = (struct sleeper){
+		.what = "write from a page never served", .call = CALL_WRITE,
+		.fd = fd, .buf = self->page.addr,
+		.len = self->page.size };
+	START_SLEEPER(S_WRITE_FAULT);
+
+	take_away_and_join(_metadata, self, S_WRITE_FAULT, S_WRITE_FAULT,
+			   &removed_ms);
+	EXPECT_SLEEPER(S_WRITE_FAULT, -1, EFAULT);
+	EXPECT_ERRNO(ENODEV, write(fd, self->page.addr, cfg.frame_bytes));
+	bring_card_back(_metadata, self, true);
 }
 
 TEST_HARNESS_MAIN
