@@ -29,9 +29,9 @@
  *					the unbind returns at its close
  *					(the control's first kick ->
  *					snd_kill_fasync(..., SIGIO, POLL_ERR))
- *	write from a page that a	-1/EFAULT: the revoke interrupts the
- *	userfaultfd never serves	fault of the copy, which gives up
- *					(the series only)
+ *	WRITEI_FRAMES with its argument	-1/EFAULT: the revoke interrupts the
+ *	on a page that a userfaultfd	fault of the copy, which gives up
+ *	never serves			(the series only)
  *
  * The next call on each file is refused by the revoke: ENODEV. The
  * unbind returns once the calls are out and the files released, open or
@@ -93,6 +93,7 @@ enum sleep_call {
 	CALL_PPOLL,
 	CALL_EPOLL,
 	CALL_OPEN,
+	CALL_WRITEI,	/* SNDRV_PCM_IOCTL_WRITEI_FRAMES, buf its argument */
 };
 
 struct sleeper {
@@ -146,6 +147,11 @@ static void *sleeper_main(void *arg)
 		s->ret = syscall(SYS_openat, (long)AT_FDCWD, s->path,
 				 (long)(O_RDWR | O_CLOEXEC));
 		break;
+	case CALL_WRITEI:
+		s->ret = syscall(SYS_ioctl, (long)s->fd,
+				 (unsigned long)SNDRV_PCM_IOCTL_WRITEI_FRAMES,
+				 s->buf);
+		break;
 	}
 	s->err = s->ret < 0 ? errno : 0;
 	s->end_ms = now_ms();
@@ -162,6 +168,7 @@ static long sleeper_syscall(const struct sleeper *s, long long *arg0)
 	case CALL_READ:
 		return SYS_read;
 	case CALL_DRAIN:
+	case CALL_WRITEI:
 		return SYS_ioctl;
 	case CALL_PPOLL:
 		*arg0 = ANY_ARG;
@@ -220,7 +227,7 @@ enum {
 	S_CTL_READ,
 	S_CTL_PPOLL,
 	S_TIMER_READ,
-	S_WRITE_FAULT,	/* write, faulting on a page never served */
+	S_WRITE_FAULT,	/* WRITEI_FRAMES, faulting on a page never served */
 	NR_SLEEPERS,
 };
 
@@ -648,13 +655,15 @@ TEST_F_TIMEOUT(sleepers, timer, 60)
 }
 
 /*
- * A write whose buffer is a page that a userfaultfd never serves sleeps in
- * the page fault of its copy, inside the method. The unbind interrupts
- * the fault, which gives up: -1/EFAULT, and the unbind returns with the
- * file open. (6.12's snd_card_free() waits for the file to be closed, and
- * the write for its page.)
+ * alsa-lib's write, SNDRV_PCM_IOCTL_WRITEI_FRAMES, whose struct snd_xferi
+ * is on a page that a userfaultfd never serves, sleeps in the page fault
+ * of its copy, inside the method. (A write() would not do: snd-dummy's
+ * fake buffer copies no data.) The unbind interrupts the fault, which
+ * gives up: -1/EFAULT, and the unbind returns with the file open. (6.12's
+ * snd_card_free() waits for the file to be closed, and the ioctl for its
+ * page.)
  */
-TEST_F_TIMEOUT(sleepers, unbind_ends_a_write_faulting_on_its_buffer, 60)
+TEST_F_TIMEOUT(sleepers, unbind_ends_a_write_faulting_on_its_argument, 60)
 {
 	struct alsa_pcm_config cfg;
 	long long removed_ms;
@@ -666,9 +675,8 @@ TEST_F_TIMEOUT(sleepers, unbind_ends_a_write_faulting_on_its_buffer, 60)
 	OPEN_PCM(fd, false, 0);
 	SETUP_SLOW(fd, cfg, cfg.period_frames, ALSA_NEVER, cfg.buffer_frames);
 	self->s[S_WRITE_FAULT] = (struct sleeper){
-		.what = "write from a page never served", .call = CALL_WRITE,
-		.fd = fd, .buf = self->page.addr,
-		.len = self->page.size };
+		.what = "WRITEI_FRAMES from a page never served",
+		.call = CALL_WRITEI, .fd = fd, .buf = self->page.addr };
 	START_SLEEPER(S_WRITE_FAULT);
 
 	take_away_and_join(_metadata, self, S_WRITE_FAULT, S_WRITE_FAULT,
