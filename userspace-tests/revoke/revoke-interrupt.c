@@ -104,21 +104,25 @@ static long call_revoke(struct revoke_call *call)
 	} while (0)
 
 /*
- * Puts a thread to sleep in the ioctl that no kick reaches, revokes, and
- * checks that the call came back from the revoked table.
+ * Puts a thread to sleep in FN(fd, ARG), system call NR, revokes, and
+ * checks that the call came back with ERR.
  */
-#define ASSERT_UNKICKED_SLEEPER_INTERRUPTED(self)			\
+#define ASSERT_REVOKE_ENDS_SLEEPER(self, fn, arg, nr, err, what)	\
 	do {								\
-		ASSERT_EQ(0, revoke_call_start(&(self)->sleeper,	\
-					       call_sleep_unkicked,	\
-					       (self)->fd, NULL));	\
+		ASSERT_EQ(0, revoke_call_start(&(self)->sleeper, fn,	\
+					       (self)->fd, arg));	\
 		ASSERT_EQ(0, revoke_call_wait_asleep(&(self)->sleeper,	\
-						     SYS_ioctl));	\
+						     nr));		\
 		ASSERT_REVOKE_RETURNS(self);				\
 		ASSERT_CALL_RETURNS(&(self)->sleeper);			\
-		EXPECT_CALL_ERRNO(&(self)->sleeper, ENODEV,		\
-				  "ioctl asleep at the revoke");	\
+		EXPECT_CALL_ERRNO(&(self)->sleeper, err, what);		\
 	} while (0)
+
+/* The ioctl that no kick reaches comes back from the revoked table. */
+#define ASSERT_UNKICKED_SLEEPER_INTERRUPTED(self)			\
+	ASSERT_REVOKE_ENDS_SLEEPER(self, call_sleep_unkicked, NULL,	\
+				   SYS_ioctl, ENODEV,			\
+				   "ioctl asleep at the revoke")
 
 TEST_F(interrupt, unkicked_sleep_is_interrupted_and_restarted)
 {
@@ -127,13 +131,8 @@ TEST_F(interrupt, unkicked_sleep_is_interrupted_and_restarted)
 
 TEST_F(interrupt, wait_that_sees_the_revoke_answers_it)
 {
-	ASSERT_EQ(0, revoke_call_start(&self->sleeper, call_wait_unkicked,
-				       self->fd, NULL));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->sleeper, SYS_ioctl));
-	ASSERT_REVOKE_RETURNS(self);
-	ASSERT_CALL_RETURNS(&self->sleeper);
-	EXPECT_CALL_ERRNO(&self->sleeper, EIO,
-			  "ioctl waiting for revoke_pending()");
+	ASSERT_REVOKE_ENDS_SLEEPER(self, call_wait_unkicked, NULL, SYS_ioctl,
+				   EIO, "ioctl waiting for revoke_pending()");
 }
 
 static long call_write_from(struct revoke_call *call)
@@ -146,13 +145,9 @@ TEST_F(interrupt, fault_inside_a_method_gives_up)
 	int ret = uffd_page_init(&self->page);
 
 	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
-	ASSERT_EQ(0, revoke_call_start(&self->sleeper, call_write_from,
-				       self->fd, self->page.addr));
-	ASSERT_EQ(0, revoke_call_wait_asleep(&self->sleeper, SYS_write));
-	ASSERT_REVOKE_RETURNS(self);
-	ASSERT_CALL_RETURNS(&self->sleeper);
-	EXPECT_CALL_ERRNO(&self->sleeper, EFAULT,
-			  "write from a page never served");
+	ASSERT_REVOKE_ENDS_SLEEPER(self, call_write_from, self->page.addr,
+				   SYS_write, EFAULT,
+				   "write from a page never served");
 }
 
 static long call_read_pipe(struct revoke_call *call)
