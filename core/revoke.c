@@ -6,9 +6,10 @@
  * A revokable's users count is a percpu_ref holding one reference while
  * the revokable is live and one per thread inside a method; each thread
  * also marks, in its task_struct, the revokables whose methods it is
- * inside. revoke_it() kills the count, waits until every CPU sees it dead,
- * kicks, and interrupts the marked threads asleep interruptibly, while it
- * is not zero, then releases the files one at a time under the same
+ * inside. revoke_begin() kills the count, waits until every CPU sees it
+ * dead and, while it is not zero, has a work kick and interrupt the
+ * marked threads asleep interruptibly. revoke_it() waits for the count to
+ * reach zero, then releases the files one at a time under the same
  * handshake that the last fput() of each file uses, so that ->release()
  * runs once.
  */
@@ -25,6 +26,7 @@
 #include <linux/sched/debug.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/workqueue.h>
 
 /* Kick again after this long, doubling up to a second. */
 #define REVOKE_KICK_FIRST	msecs_to_jiffies(10)
@@ -33,6 +35,8 @@
 #define REVOKE_SLOW_DRAIN_SECS	5
 
 static struct kmem_cache *revoke_cachep __ro_after_init;
+
+static void revoke_kick_work(struct work_struct *work);
 
 static void revokable_drained(struct percpu_ref *users)
 {
@@ -276,6 +280,7 @@ EXPORT_SYMBOL_GPL(file_is_revoked);
  * @name: name of the lockdep classes
  * @users_key: lockdep class of being inside a method
  * @revoking_key: lockdep class of @r->revoking
+ * @beginning_key: lockdep class of @r->beginning
  *
  * Use revokable_init() instead.
  *
@@ -283,7 +288,8 @@ EXPORT_SYMBOL_GPL(file_is_revoked);
  */
 int __revokable_init(struct revokable *r, revoke_kick_t *kick,
 		     const char *name, struct lock_class_key *users_key,
-		     struct lock_class_key *revoking_key)
+		     struct lock_class_key *revoking_key,
+		     struct lock_class_key *beginning_key)
 {
 	int err;
 
@@ -297,6 +303,8 @@ int __revokable_init(struct revokable *r, revoke_kick_t *kick,
 	spin_lock_init(&r->lock);
 	INIT_HLIST_HEAD(&r->files);
 	__mutex_init(&r->revoking, name, revoking_key);
+	__mutex_init(&r->beginning, name, beginning_key);
+	INIT_DELAYED_WORK(&r->kick_work, revoke_kick_work);
 	r->dead = false;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lockdep_init_map(&r->dep_map, name, users_key, 0);
@@ -537,49 +545,90 @@ static void revoke_report_stuck(struct revokable *r)
 }
 
 /*
- * Wait for the kill to be seen everywhere, then for everyone to leave:
- * kick, then interrupt the interruptible sleepers that the kick did not
- * reach, and again, doubling the wait up to a second.
+ * Kick again, and interrupt the interruptible sleepers that the kick did
+ * not reach, while threads are inside methods: from revoke_begin() until
+ * revoke_it() has seen the last one leave, doubling the wait up to a
+ * second.
  */
-static void revoke_drain(struct revokable *r)
+static void revoke_kick_work(struct work_struct *work)
 {
-	unsigned long wait = REVOKE_KICK_FIRST;
-	unsigned long slow = jiffies + REVOKE_SLOW_DRAIN_SECS * HZ;
-	bool warned = false;
+	struct revokable *r = container_of(to_delayed_work(work),
+					   struct revokable, kick_work);
 
+	if (completion_done(&r->drained))
+		return;
+	revoke_interrupt_sleepers(r);
+	if (!r->stuck_reported &&
+	    time_after(jiffies, r->kick_since + REVOKE_SLOW_DRAIN_SECS * HZ)) {
+		/* Neither reaches a sleeper: a driver bug. */
+		revoke_report_stuck(r);
+		r->stuck_reported = true;
+	}
+	if (r->kick)
+		r->kick(r);
+	r->kick_wait = min(r->kick_wait * 2, (unsigned long)REVOKE_KICK_MAX);
+	schedule_delayed_work(&r->kick_work, r->kick_wait);
+}
+
+/* revoke_begin() with @r->beginning held. */
+static void __revoke_begin(struct revokable *r)
+{
+	lockdep_assert_held(&r->beginning);
+	if (r->dead || revokable_is_dying(r))
+		return;
+	reinit_completion(&r->confirmed);
+	reinit_completion(&r->drained);
+	percpu_ref_kill_and_confirm(&r->users, revokable_confirmed);
 	wait_for_completion(&r->confirmed);
 	if (!r->busy)
-		goto drained;
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_contended(&r->dep_map, _RET_IP_);
-#endif
-	for (;;) {
-		if (r->kick)
-			r->kick(r);
-		/* Done, and the one complete() is used up: do not wait again. */
-		if (wait_for_completion_timeout(&r->drained, wait))
-			return;
-		revoke_interrupt_sleepers(r);
-		wait = min(wait * 2, (unsigned long)REVOKE_KICK_MAX);
-		if (!warned && time_after(jiffies, slow)) {
-			/* Neither reaches a sleeper: a driver bug. */
-			revoke_report_stuck(r);
-			warned = true;
-		}
-	}
-drained:
-	wait_for_completion(&r->drained);
+		return;
+	r->kick_since = jiffies;
+	r->kick_wait = REVOKE_KICK_FIRST;
+	r->stuck_reported = false;
+	if (r->kick)
+		r->kick(r);
+	schedule_delayed_work(&r->kick_work, r->kick_wait);
 }
+
+/**
+ * revoke_begin - cut off every file open on a revokable, without waiting
+ * @r: the revokable
+ *
+ * The first half of revoke_it(), for an owner that must take its object
+ * down before it can wait for the threads inside the methods of its
+ * files: a tty's hangup takes the line discipline down, which waits for
+ * its readers and writers. When it returns, start_using() on any file of
+ * @r fails, make_revokable() on @r fails with -ENODEV, revoke_pending()
+ * is true inside the methods of those files, and while threads are inside
+ * them @r->kick has run and runs again, and those asleep interruptibly
+ * are interrupted, until revoke_it() has waited for the last to leave.
+ *
+ * It waits for no thread inside a method, so it may be called from a
+ * method of a file of @r, and with locks that such a method takes held
+ * (not the locks that @r->kick takes). The owner must call revoke_it()
+ * later, which finishes the revoke. Does nothing if @r is already cut
+ * off.
+ *
+ * Context: Process context; sleeps for an RCU grace period.
+ */
+void revoke_begin(struct revokable *r)
+{
+	might_sleep();
+	mutex_lock(&r->beginning);
+	__revoke_begin(r);
+	mutex_unlock(&r->beginning);
+}
+EXPORT_SYMBOL_GPL(revoke_begin);
 
 /**
  * revoke_it - revoke every file open on a revokable
  * @r: the revokable
  *
- * From the start of the call, start_using() on any file of @r fails and
- * make_revokable() on @r fails with -ENODEV. While threads are inside
- * methods of those files, calls @r->kick, interrupts those asleep
- * interruptibly (signal_pending() becomes true for them, see
- * revoke_kick_t) and waits for them to leave;
+ * From the start of the call (or of revoke_begin(), if the owner called it
+ * first), start_using() on any file of @r fails and make_revokable() on
+ * @r fails with -ENODEV. While threads are inside methods of those files,
+ * calls @r->kick, interrupts those asleep interruptibly (signal_pending()
+ * becomes true for them, see revoke_kick_t) and waits for them to leave;
  * then calls ->release() of each file that its last fput() has not
  * released yet, after zapping its mappings and turning its fasync off.
  *
@@ -600,15 +649,20 @@ void revoke_it(struct revokable *r)
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lock_acquire_exclusive(&r->dep_map, 0, 0, NULL, _RET_IP_);
 #endif
-	reinit_completion(&r->confirmed);
-	reinit_completion(&r->drained);
-	percpu_ref_kill_and_confirm(&r->users, revokable_confirmed);
-	revoke_drain(r);
+	revoke_begin(r);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	if (!completion_done(&r->drained))
+		lock_contended(&r->dep_map, _RET_IP_);
+#endif
+	wait_for_completion(&r->drained);
+	cancel_delayed_work_sync(&r->kick_work);
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lock_acquired(&r->dep_map, _RET_IP_);
 	lock_release(&r->dep_map, _RET_IP_);
 #endif
+	mutex_lock(&r->beginning);
 	r->dead = true;
+	mutex_unlock(&r->beginning);
 
 	spin_lock(&r->lock);
 	while (!hlist_empty(&r->files)) {
@@ -633,10 +687,12 @@ EXPORT_SYMBOL_GPL(revoke_it);
 void revokable_rearm(struct revokable *r)
 {
 	mutex_lock(&r->revoking);
+	mutex_lock(&r->beginning);
 	if (!WARN_ON_ONCE(!r->dead)) {
 		percpu_ref_reinit(&r->users);
 		r->dead = false;
 	}
+	mutex_unlock(&r->beginning);
 	mutex_unlock(&r->revoking);
 }
 EXPORT_SYMBOL_GPL(revokable_rearm);

@@ -14,9 +14,11 @@
  * file_operations instead of the live one; threads still inside a method
  * are woken by the owner's ->kick(), those asleep interruptibly where the
  * kick does not reach are interrupted as by a signal, and all are waited
- * for; then ->release() is
- * called on every file, exactly once, whether revoke_it() or the last
- * fput() gets there first. After revoke_it() returns no thread is inside
+ * for; then ->release() is called on every file, exactly once, whether
+ * revoke_it() or the last fput() gets there first. An owner that must
+ * take its object down before it can wait for those threads calls
+ * revoke_begin() first, which cuts the files off and wakes the threads
+ * without waiting for them. After revoke_it() returns no thread is inside
  * a live method of any of those files and none will enter one, so the
  * owner can free the object, RCU-deferred.
  *
@@ -42,6 +44,7 @@
 #include <linux/poll.h>
 #include <linux/sched/signal.h>	/* revoke_pending() */
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 
 struct revokable;
 
@@ -49,13 +52,15 @@ struct revokable;
  * typedef revoke_kick_t - wake threads that sleep inside methods
  * @r: the revokable being revoked
  *
- * Called by revoke_it() while threads are still inside methods of its
- * files, perhaps more than once: it must end every indefinite wait in
- * them (wake the wait queues they sleep on) and be cheap when nobody
- * sleeps. A wait that starts after the kick is kicked again later, or
- * can check revokable_is_dying() before it sleeps.
+ * Called by revoke_begin() or revoke_it() while threads are still inside
+ * methods of its files, then again from a work until they have left: it
+ * must end every indefinite wait in them (wake the wait queues they sleep
+ * on) and be cheap when nobody sleeps. A wait that starts after the kick
+ * is kicked again later, or can check revokable_is_dying() before it
+ * sleeps. It must not take a lock that the caller of revoke_begin() or
+ * revoke_it() holds.
  *
- * An interruptible wait that the kick misses still ends: revoke_it() then
+ * An interruptible wait that the kick misses still ends: the revoke then
  * makes signal_pending() true for the threads asleep interruptibly inside
  * the methods, and the calls, restarted, meet the revoked table, unless
  * the wait's condition checks revoke_pending() and the method returns
@@ -72,7 +77,12 @@ typedef void (revoke_kick_t)(struct revokable *r);
  * @lock: protects @files and the release handshake of each revoke
  * @files: the struct revoke of every file open on the object
  * @revoking: serializes revoke_it(), revokable_rearm() and revokable_exit()
+ * @beginning: serializes revoke_begin(), and @dead's changes
+ * @kick_work: kicks and interrupts again while threads are inside
+ * @kick_since: when the first kick ran
+ * @kick_wait: how long @kick_work waits next
  * @busy: someone was inside a method when the kill was confirmed
+ * @stuck_reported: the threads that do not leave have been named
  * @dead: revoked and not re-armed since
  * @dep_map: lets lockdep see revoke_it() wait for method callers
  *
@@ -88,7 +98,12 @@ struct revokable {
 	spinlock_t lock;		/* protects files, each ->releasing */
 	struct hlist_head files;
 	struct mutex revoking;		/* one revoke or re-arm at a time */
+	struct mutex beginning;		/* one revoke_begin() at a time */
+	struct delayed_work kick_work;
+	unsigned long kick_since;
+	unsigned long kick_wait;
 	bool busy;
+	bool stuck_reported;
 	bool dead;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map dep_map;
@@ -117,7 +132,8 @@ struct revoke {
 
 int __revokable_init(struct revokable *r, revoke_kick_t *kick,
 		     const char *name, struct lock_class_key *users_key,
-		     struct lock_class_key *revoking_key);
+		     struct lock_class_key *revoking_key,
+		     struct lock_class_key *beginning_key);
 
 /**
  * revokable_init - prepare a revokable for files to be opened on it
@@ -131,12 +147,15 @@ int __revokable_init(struct revokable *r, revoke_kick_t *kick,
  */
 #define revokable_init(r, kick)						\
 ({									\
-	static struct lock_class_key __users_key, __revoking_key;	\
+	static struct lock_class_key __users_key, __revoking_key,	\
+		__beginning_key;					\
 									\
-	__revokable_init((r), (kick), #r, &__users_key, &__revoking_key); \
+	__revokable_init((r), (kick), #r, &__users_key, &__revoking_key, \
+			 &__beginning_key);				\
 })
 
 void revokable_exit(struct revokable *r);
+void revoke_begin(struct revokable *r);
 void revoke_it(struct revokable *r);
 void revokable_rearm(struct revokable *r);
 int make_revokable(struct file *file, struct revokable *r,
@@ -151,7 +170,8 @@ bool file_is_revoked(struct file *file);
  * A method about to sleep can check this after queueing itself on its
  * wait queue, so that it does not miss a kick() that ran just before.
  *
- * Return: true from the start of revoke_it() until revokable_rearm().
+ * Return: true from the start of revoke_begin() or revoke_it() until
+ * revokable_rearm().
  */
 static inline bool revokable_is_dying(struct revokable *r)
 {

@@ -1281,6 +1281,47 @@ static void test_revoke_it_kicks_until_threads_leave(struct kunit *test)
 	KUNIT_EXPECT_GE(test, atomic_read(&obj->kicks), 3);
 }
 
+/*
+ * revoke_begin() from inside a method of a file it cuts off: it returns,
+ * the file and its sibling are cut off, and nothing is released until
+ * revoke_it() has seen the caller leave.
+ */
+static void test_revoke_begin_cuts_off_without_waiting(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	struct revoke_test_file *sibling = revoke_test_open(test, obj, NULL);
+	bool entered;
+
+	entered = start_using(tf->file);
+	KUNIT_ASSERT_TRUE(test, entered);
+	revoke_begin(&obj->revokable);
+	KUNIT_EXPECT_TRUE(test, revoke_pending());
+	KUNIT_EXPECT_TRUE(test, file_is_revoked(sibling->file));
+	KUNIT_EXPECT_FALSE(test, start_using(sibling->file));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sibling->releases), 0);
+	stop_using(tf->file);
+	revoke_test_revoke(test, obj);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&sibling->releases), 1);
+}
+
+/* Between revoke_begin() and revoke_it(), the kicks go on by themselves. */
+static void test_revoke_begin_kicks_until_threads_leave(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	struct revoke_test_sitter *s = revoke_test_sit(test, tf, 3, false);
+
+	revoke_begin(&obj->revokable);
+	KUNIT_EXPECT_TRUE(test, revoke_test_wait(&s->left));
+	KUNIT_EXPECT_TRUE(test, s->woken);
+	KUNIT_EXPECT_GE(test, atomic_read(&obj->kicks), 3);
+	revoke_test_revoke(test, obj);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+}
+
 /**
  * struct revoke_test_hammer - threads that enter and leave methods nonstop
  * @files: the files they use
@@ -1744,6 +1785,8 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(test_revoke_it_kicks_while_a_thread_is_inside),
 	KUNIT_CASE(test_revoke_it_kicks_again_a_late_sleeper),
 	KUNIT_CASE(test_revoke_it_kicks_until_threads_leave),
+	KUNIT_CASE(test_revoke_begin_cuts_off_without_waiting),
+	KUNIT_CASE(test_revoke_begin_kicks_until_threads_leave),
 	KUNIT_CASE(test_after_revoke_nobody_is_inside_or_enters),
 	KUNIT_CASE(test_revoke_it_releases_ten_thousand_files),
 	KUNIT_CASE(test_rearm_lets_new_files_be_used),

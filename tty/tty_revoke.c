@@ -2,12 +2,13 @@
 /*
  * Hanging up a tty through the revoke core.
  *
- * __tty_hangup() marks the files of a tty hung up and takes the line down
- * under tty_lock, as it always has; then, with no lock of the tty held, it
- * revokes them: threads still inside their methods are kicked out and
- * waited for, and tty_release() runs on each file, as the later close()
- * used to. The tty then goes back into service for the next open, or is
- * released if nothing holds it open any more.
+ * __tty_hangup() marks the files of a tty hung up, cuts them off
+ * (revoke_begin()) and takes the line down under tty_lock, as it always
+ * has; then, with no lock of the tty held, it finishes the revoke: threads
+ * still inside their methods are kicked out and waited for, and
+ * tty_release() runs on each file, as the later close() used to. The tty
+ * then goes back into service for the next open, or is released if
+ * nothing holds it open any more.
  *
  * Console files are never made revokable: see tty_console.c.
  */

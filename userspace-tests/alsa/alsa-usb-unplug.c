@@ -19,6 +19,12 @@
  * gives POLLERR. Then the device is plugged back (device_add) and the new
  * card must play. A thread in SNDRV_PCM_IOCTL_DRAIN and one reading
  * control events are woken the same way: -1/ENODEV.
+ *
+ * Not as in 6.12: a write whose source is a page that a userfaultfd never
+ * serves sleeps in the page fault of its copy, inside the method. The
+ * unplug's revoke interrupts the fault, which gives up: -1/EFAULT, within
+ * WAKE_TIMEOUT_MS, and the card goes and comes back. (6.12's disconnect
+ * did not wait for the writer, which slept on until the page came.)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +40,7 @@
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
 #include "alsa-usb.h"
+#include "uffd-helpers.h"
 
 #define WAKE_TIMEOUT_MS 10000
 #define GONE_TIMEOUT_MS 10000
@@ -70,10 +77,14 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* A thread sleeping in one call: ioctl(fd, req) or read(fd, buf, len). */
+/*
+ * A thread sleeping in one call: ioctl(fd, req), read(fd, buf, len) or
+ * write(fd, buf, len).
+ */
 struct blocker {
 	int fd;
-	unsigned long req;	/* 0: read */
+	unsigned long req;	/* 0: read or write */
+	bool write;
 	void *buf;
 	size_t len;
 	pid_t tid;
@@ -90,7 +101,8 @@ static void *blocker_main(void *arg)
 	if (b->req)
 		b->ret = syscall(SYS_ioctl, (long)b->fd, b->req, 0L);
 	else
-		b->ret = syscall(SYS_read, (long)b->fd, b->buf, b->len);
+		b->ret = syscall(b->write ? SYS_write : SYS_read, (long)b->fd,
+				 b->buf, b->len);
 	b->err = b->ret < 0 ? errno : 0;
 	b->end_ms = now_ms();
 	return NULL;
@@ -105,8 +117,8 @@ static int blocker_start(struct blocker *b, pthread_t *thread)
 		return -ret;
 	while (!__atomic_load_n(&b->tid, __ATOMIC_ACQUIRE) && now_ms() < end)
 		usleep(1000);
-	return wait_asleep_in(b->tid, b->req ? SYS_ioctl : SYS_read, b->fd,
-			      5000);
+	return wait_asleep_in(b->tid, b->req ? SYS_ioctl :
+			      b->write ? SYS_write : SYS_read, b->fd, 5000);
 }
 
 FIXTURE(usb)
@@ -120,6 +132,10 @@ FIXTURE(usb)
 	struct blocker drain, events;
 	pthread_t drain_thread, events_thread;
 	int blocked;		/* of those threads, started and not joined */
+	struct uffd_page page;
+	struct blocker faulter;
+	pthread_t faulter_thread;
+	bool faulting;		/* the faulter, started and not joined */
 };
 
 FIXTURE_SETUP(usb)
@@ -130,6 +146,8 @@ FIXTURE_SETUP(usb)
 	memset(&self->drain, 0, sizeof(self->drain));
 	memset(&self->events, 0, sizeof(self->events));
 	memset(&self->w, 0, sizeof(self->w));
+	memset(&self->page, 0, sizeof(self->page));
+	self->faulting = false;
 	/* Before any file of the card is open: see alsa-helpers.h */
 	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_usb, self->card);
 }
@@ -149,6 +167,11 @@ FIXTURE_TEARDOWN(usb)
 		pthread_detach(self->events_thread);
 	if (self->blocked > 1)
 		pthread_detach(self->drain_thread);
+	/* A faulting writer the unplug did not end goes on now */
+	uffd_page_release(&self->page);
+	if (self->faulting)
+		pthread_join(self->faulter_thread, NULL);
+	uffd_page_fini(&self->page);
 	/* It plugs the device back in if the test did not */
 	alsa_keeper_stop(&self->keeper, 30000);
 }
@@ -318,6 +341,52 @@ TEST_F_TIMEOUT(usb, drain_and_event_reader_woken_on_unplug, 120)
 	EXPECT_EQ(0, close(self->play));
 	EXPECT_EQ(0, close(self->ctl));
 	self->play = self->ctl = -1;
+}
+
+TEST_F_TIMEOUT(usb, writer_faulting_on_its_source_ends_on_unplug, 120)
+{
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(false, 4096, 65536);
+	struct timespec deadline;
+	long long removed_ms;
+	int ret;
+
+	ret = uffd_page_init(&self->page);
+	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
+	OPEN_CARD(cfg);
+	/* Prepared and empty, never started: the write copies at once */
+	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
+					ALSA_NEVER, cfg.buffer_frames));
+	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	self->faulter = (struct blocker){ .fd = self->play, .write = true,
+					  .buf = self->page.addr,
+					  .len = cfg.period_frames *
+						 cfg.frame_bytes };
+	ASSERT_EQ(0, blocker_start(&self->faulter, &self->faulter_thread))
+		TH_LOG("no thread asleep writing from the page");
+	self->faulting = true;
+
+	removed_ms = now_ms();
+	ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));
+	alsa_deadline_in(&deadline, WAKE_TIMEOUT_MS);
+	ASSERT_EQ(0, pthread_timedjoin_np(self->faulter_thread, NULL,
+					  &deadline))
+		TH_LOG("writer still in its page fault %d ms after the unplug",
+		       WAKE_TIMEOUT_MS);
+	self->faulting = false;
+	TH_LOG("writer back after %lld ms",
+	       self->faulter.end_ms - removed_ms);
+	EXPECT_EQ(-1, self->faulter.ret);
+	EXPECT_EQ(EFAULT, self->faulter.err)
+		TH_LOG("write: %s", strerror(self->faulter.err));
+	ASSERT_TRUE(alsa_card_wait_gone(self->card, GONE_TIMEOUT_MS))
+		TH_LOG("card %d still listed after the unplug", self->card);
+
+	EXPECT_ERRNO(ENODEV, write(self->play, self->page.addr,
+				   cfg.frame_bytes));
+	EXPECT_EQ(0, close(self->play));
+	EXPECT_EQ(0, close(self->ctl));
+	self->play = self->ctl = -1;
+	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
 }
 
 TEST_HARNESS_MAIN

@@ -32,13 +32,20 @@
  *	tcsendbreak(), TCSBRK 0			-1/EIO (send_break() ends the
  *						break at the hangup)
  *
- * Fixture "fault": a TIOCSTI on a pty whose argument is a page that a
- * userfaultfd never serves sleeps in the page fault of get_user(), inside
- * the method. The revoke interrupts the fault, which gives up: -1/EFAULT.
- * Linux 6.12's hangup did not wait for it; the ioctl slept on until the
- * page came. (A write() stuck so is another matter: it copies while it
- * holds the line discipline, which the hangup takes down, and waits for,
- * before it revokes anything, in 6.12 as well.)
+ * Fixture "fault": a call on a pty that copies from a page that a
+ * userfaultfd never serves sleeps in the page fault, inside the method.
+ * The revoke interrupts the fault, which gives up: -1/EFAULT.
+ *
+ *	TIOCSTI, TIOCVHANGUP	get_user() of its byte, before it takes
+ *				the line discipline
+ *	write(), TIOCVHANGUP	the copy into the tty's write buffer, with
+ *	write(), vhangup()	the line discipline held, which the hangup
+ *				takes down, and so waits for
+ *
+ * Linux 6.12's hangup did not wait for the TIOCSTI, which slept on until
+ * the page came. It waited for the write(), for as long as the page did
+ * not come: it takes the line discipline down before it is done. The
+ * revoke begins before that, so the interrupted fault lets the writer go.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -65,11 +72,14 @@
 #endif
 /* More than the UART's FIFO, less than the port's buffer. */
 #define STUCK_BYTES		256
+/* What a faulting write() copies, from the start of the page. */
+#define FAULT_BYTES		16
 
 /* The tty the hangup and the reopen act on. */
 struct tty_target {
 	const char *path;
 	enum tty_kind kind;
+	enum tty_hangup how;
 };
 
 /* A waiter, the hangup that must end it, and the reopen after. */
@@ -83,8 +93,7 @@ struct stuck_calls {
 static long call_hangup(struct revoke_call *call)
 {
 	struct tty_target *t = call->arg;
-	int ret = tty_hangup_from_new_session(t->path, t->kind,
-					      HANGUP_TIOCVHANGUP);
+	int ret = tty_hangup_from_new_session(t->path, t->kind, t->how);
 
 	errno = -ret;
 	return ret ? -1 : 0;
@@ -109,6 +118,7 @@ static void stuck_calls_init(struct stuck_calls *c, const char *path,
 	memset(c, 0, sizeof(*c));
 	c->tty.path = path;
 	c->tty.kind = kind;
+	c->tty.how = HANGUP_TIOCVHANGUP;
 	signal(SIGHUP, SIG_IGN);
 }
 
@@ -135,9 +145,9 @@ static void stuck_calls_fini(struct stuck_calls *c)
 					       &(c)->tty));		\
 		ASSERT_EQ(0, revoke_call_join(&(c)->hangup,		\
 					      HANGUP_RETURNS_MS))	\
-			TH_LOG("TIOCVHANGUP of %s waits on %s",		\
+			TH_LOG("the hangup of %s waits on %s",		\
 			       (c)->tty.path, what);			\
-		EXPECT_CALL_RET(&(c)->hangup, 0, "TIOCVHANGUP");	\
+		EXPECT_CALL_RET(&(c)->hangup, 0, "the hangup");		\
 		ASSERT_EQ(0, revoke_call_start(&(c)->reopen, call_open,	\
 					       -1, &(c)->tty));		\
 		ASSERT_EQ(0, revoke_call_join(&(c)->reopen, REOPEN_MS))	\
@@ -335,10 +345,14 @@ TEST_F(drain, hangup_returns_and_the_drain_ends)
 		EXPECT_CALL_RET(&self->c.waiter, variant->ret, variant->name);
 }
 
-/* TIOCSTI reads its byte before it takes the line discipline. */
 static long call_tiocsti_from(struct revoke_call *call)
 {
 	return ioctl(call->fd, TIOCSTI, call->arg);
+}
+
+static long call_write_from(struct revoke_call *call)
+{
+	return write(call->fd, call->arg, FAULT_BYTES);
 }
 
 FIXTURE(fault)
@@ -349,11 +363,38 @@ FIXTURE(fault)
 	struct stuck_calls c;
 };
 
+FIXTURE_VARIANT(fault)
+{
+	revoke_call_fn call;
+	int nr;			/* the system call it sleeps in */
+	enum tty_hangup how;
+	const char *what;
+};
+
+FIXTURE_VARIANT_ADD(fault, tiocsti_tiocvhangup)
+{
+	.call = call_tiocsti_from, .nr = SYS_ioctl,
+	.how = HANGUP_TIOCVHANGUP, .what = "TIOCSTI",
+};
+
+FIXTURE_VARIANT_ADD(fault, write_tiocvhangup)
+{
+	.call = call_write_from, .nr = SYS_write,
+	.how = HANGUP_TIOCVHANGUP, .what = "write()",
+};
+
+FIXTURE_VARIANT_ADD(fault, write_vhangup)
+{
+	.call = call_write_from, .nr = SYS_write,
+	.how = HANGUP_VHANGUP, .what = "write()",
+};
+
 FIXTURE_SETUP(fault)
 {
 	int ret;
 
 	stuck_calls_init(&self->c, self->dev.path, TTY_PTY);
+	self->c.tty.how = variant->how;
 	ret = uffd_page_init(&self->page);
 	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
 	TTY_DEV_SETUP(&self->dev, TTY_PTY, self->fd);
@@ -361,7 +402,7 @@ FIXTURE_SETUP(fault)
 
 FIXTURE_TEARDOWN(fault)
 {
-	/* A writer the hangup did not end goes on now. */
+	/* A call the hangup did not end goes on now. */
 	uffd_page_release(&self->page);
 	stuck_calls_fini(&self->c);
 	close(self->fd);
@@ -369,12 +410,12 @@ FIXTURE_TEARDOWN(fault)
 	uffd_page_fini(&self->page);
 }
 
-TEST_F(fault, hangup_ends_an_ioctl_faulting_on_its_argument)
+TEST_F(fault, hangup_ends_a_call_faulting_in_its_copy)
 {
-	ASSERT_HANGUP_ENDS(&self->c, call_tiocsti_from, self->fd,
-			   self->page.addr, SYS_ioctl,
-			   "a TIOCSTI faulting on a page never served");
-	EXPECT_CALL_ERRNO(&self->c.waiter, EFAULT, "TIOCSTI");
+	ASSERT_HANGUP_ENDS(&self->c, variant->call, self->fd,
+			   self->page.addr, variant->nr,
+			   "a call faulting on a page never served");
+	EXPECT_CALL_ERRNO(&self->c.waiter, EFAULT, variant->what);
 }
 
 TEST_HARNESS_MAIN
