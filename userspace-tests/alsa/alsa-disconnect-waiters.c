@@ -29,9 +29,9 @@
  *					the unbind returns at its close
  *					(the control's first kick ->
  *					snd_kill_fasync(..., SIGIO, POLL_ERR))
- *	WRITEI_FRAMES with its argument	-1/EFAULT: the revoke interrupts the
- *	on a page that a userfaultfd	fault of the copy, which gives up
- *	never serves			(the series only)
+ *	WRITEI_FRAMES, READI_FRAMES	-1/EFAULT: the revoke interrupts the
+ *	with the argument on a page	fault of the copy, which gives up
+ *	that a userfaultfd never serves	(the series only)
  *
  * The next call on each file is refused by the revoke: ENODEV. The
  * unbind returns once the calls are out and the files released, open or
@@ -94,6 +94,7 @@ enum sleep_call {
 	CALL_EPOLL,
 	CALL_OPEN,
 	CALL_WRITEI,	/* SNDRV_PCM_IOCTL_WRITEI_FRAMES, buf its argument */
+	CALL_READI,	/* SNDRV_PCM_IOCTL_READI_FRAMES, buf its argument */
 };
 
 struct sleeper {
@@ -152,6 +153,11 @@ static void *sleeper_main(void *arg)
 				 (unsigned long)SNDRV_PCM_IOCTL_WRITEI_FRAMES,
 				 s->buf);
 		break;
+	case CALL_READI:
+		s->ret = syscall(SYS_ioctl, (long)s->fd,
+				 (unsigned long)SNDRV_PCM_IOCTL_READI_FRAMES,
+				 s->buf);
+		break;
 	}
 	s->err = s->ret < 0 ? errno : 0;
 	s->end_ms = now_ms();
@@ -169,6 +175,7 @@ static long sleeper_syscall(const struct sleeper *s, long long *arg0)
 		return SYS_read;
 	case CALL_DRAIN:
 	case CALL_WRITEI:
+	case CALL_READI:
 		return SYS_ioctl;
 	case CALL_PPOLL:
 		*arg0 = ANY_ARG;
@@ -228,6 +235,7 @@ enum {
 	S_CTL_PPOLL,
 	S_TIMER_READ,
 	S_WRITE_FAULT,	/* WRITEI_FRAMES, faulting on a page never served */
+	S_READ_FAULT,	/* READI_FRAMES, the same */
 	NR_SLEEPERS,
 };
 
@@ -655,34 +663,43 @@ TEST_F_TIMEOUT(sleepers, timer, 60)
 }
 
 /*
- * alsa-lib's write, SNDRV_PCM_IOCTL_WRITEI_FRAMES, whose struct snd_xferi
- * is on a page that a userfaultfd never serves, sleeps in the page fault
- * of its copy, inside the method. (A write() would not do: snd-dummy's
- * fake buffer copies no data.) The unbind interrupts the fault, which
- * gives up: -1/EFAULT, and the unbind returns with the file open. (6.12's
- * snd_card_free() waits for the file to be closed, and the ioctl for its
- * page.)
+ * alsa-lib's write and read, SNDRV_PCM_IOCTL_WRITEI_FRAMES and
+ * READI_FRAMES, whose struct snd_xferi is on a page that a userfaultfd
+ * never serves, sleep in the page fault of its copy, inside the method.
+ * (A write() or read() would not do: snd-dummy's fake buffer copies no
+ * data.) The unbind interrupts the faults, which give up: -1/EFAULT, and
+ * the unbind returns with the files open. (6.12's snd_card_free() waits
+ * for the files to be closed, and the ioctls for their page.)
  */
-TEST_F_TIMEOUT(sleepers, unbind_ends_a_write_faulting_on_its_argument, 60)
+TEST_F_TIMEOUT(sleepers, unbind_ends_calls_faulting_on_their_argument, 60)
 {
 	struct alsa_pcm_config cfg;
 	long long removed_ms;
-	int fd, ret;
+	int play, capture, ret;
 
 	ret = uffd_page_init(&self->page);
 	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
-	/* Prepared and empty: the write copies at once */
-	OPEN_PCM(fd, false, 0);
-	SETUP_SLOW(fd, cfg, cfg.period_frames, ALSA_NEVER, cfg.buffer_frames);
+	/* Prepared: each copies its argument at once */
+	OPEN_PCM(play, false, 0);
+	SETUP_SLOW(play, cfg, cfg.period_frames, ALSA_NEVER, cfg.buffer_frames);
+	OPEN_PCM(capture, true, 0);
+	SETUP_SLOW(capture, cfg, cfg.period_frames, ALSA_NEVER,
+		   cfg.buffer_frames);
 	self->s[S_WRITE_FAULT] = (struct sleeper){
 		.what = "WRITEI_FRAMES from a page never served",
-		.call = CALL_WRITEI, .fd = fd, .buf = self->page.addr };
+		.call = CALL_WRITEI, .fd = play, .buf = self->page.addr };
+	self->s[S_READ_FAULT] = (struct sleeper){
+		.what = "READI_FRAMES from a page never served",
+		.call = CALL_READI, .fd = capture, .buf = self->page.addr };
 	START_SLEEPER(S_WRITE_FAULT);
+	START_SLEEPER(S_READ_FAULT);
 
-	take_away_and_join(_metadata, self, S_WRITE_FAULT, S_WRITE_FAULT,
+	take_away_and_join(_metadata, self, S_WRITE_FAULT, S_READ_FAULT,
 			   &removed_ms);
 	EXPECT_SLEEPER(S_WRITE_FAULT, -1, EFAULT);
-	EXPECT_ERRNO(ENODEV, write(fd, self->page.addr, cfg.frame_bytes));
+	EXPECT_SLEEPER(S_READ_FAULT, -1, EFAULT);
+	EXPECT_ERRNO(ENODEV, write(play, self->page.addr, cfg.frame_bytes));
+	EXPECT_ERRNO(ENODEV, read(capture, self->page.addr, cfg.frame_bytes));
 	bring_card_back(_metadata, self, true);
 }
 
