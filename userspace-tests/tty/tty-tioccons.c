@@ -4,6 +4,24 @@
  * that pty. A hangup of the pty drops the redirect: /dev/console writes go
  * to the real console again, and a /dev/console writer asleep on the full
  * pty is woken and returns what it wrote, or -1/EIO if nothing.
+ *
+ * Fixture "race": TIOCCONS on a slave file racing a TIOCVHANGUP of the
+ * slave, for RACE_SECONDS. The hangup drops the redirects to its tty,
+ * then marks its files hung up, and its revoke releases them: a TIOCCONS
+ * that passed the ioctl's check of the mark before it was set must not
+ * leave a redirect to a released file behind (every /dev/console write
+ * would fail with EIO, and the next hangup of any tty would look at the
+ * released file). TIOCCONS returns
+ *
+ *	0		it came first; the hangup dropped its redirect
+ *	-1/EIO		the hangup came first: what a hung up tty answers
+ *	-1/ENOTTY	the hangup marked the file between the ioctl's check
+ *			and the redirect: tioccons() sees it, as 6.12's saw
+ *			the file's swapped f_op, which is no tty's any more
+ *
+ * and after each round a /dev/console write reaches the console. The
+ * test wants both of the first two outcomes seen, so that the calls did
+ * overlap; the third needs the narrow window and is only counted.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +35,13 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "settings.h"
 #include "thread-state.h"
 #include "tty-helpers.h"
 
 #define WAKE_TIMEOUT_MS 10000
 #define BIG_WRITE (256 * 1024)	/* more than a pty buffers */
+#define RACE_SECONDS suite_setting("RACE_SECONDS", 5)
 
 FIXTURE(tioccons)
 {
@@ -121,6 +141,101 @@ TEST_F(tioccons, console_writer_asleep_on_the_target_is_woken)
 	EXPECT_TRUE((w.ret > 0 && w.ret < BIG_WRITE) ||
 		    (w.ret == -1 && w.err == EIO))
 		TH_LOG("write: %ld (%s)", w.ret, strerror(w.err));
+}
+
+/* Two calls let go at once: TIOCCONS on one file, TIOCVHANGUP on another. */
+struct race_call {
+	int fd;
+	unsigned long req;
+	const int *go;
+	int ret;
+	int err;
+};
+
+static void *race_call_main(void *arg)
+{
+	struct race_call *c = arg;
+
+	while (!__atomic_load_n(c->go, __ATOMIC_ACQUIRE))
+		;
+	c->ret = ioctl(c->fd, c->req);
+	c->err = c->ret ? errno : 0;
+	return NULL;
+}
+
+FIXTURE(race)
+{
+	struct tty_dev dev;
+	int slave;
+	int console;
+};
+
+FIXTURE_SETUP(race)
+{
+	TTY_DEV_SETUP(&self->dev, TTY_PTY, self->slave);
+	self->console = open("/dev/console", O_RDWR | O_NOCTTY);
+	ASSERT_LE(0, self->console);
+}
+
+FIXTURE_TEARDOWN(race)
+{
+	ioctl(self->console, TIOCCONS);
+	close(self->console);
+	close(self->slave);
+	tty_dev_fini(&self->dev);
+}
+
+TEST_F(race, tioccons_racing_a_hangup_leaves_no_redirect_behind)
+{
+	long long end = now_ms() + RACE_SECONDS * 1000LL;
+	unsigned long first = 0, hung_up = 0, marked = 0;
+	pthread_t cons_thread, hup_thread;
+	struct race_call cons, hup;
+	int go, fd, ret;
+
+	while (now_ms() < end) {
+		fd = tty_open(self->dev.path, TTY_PTY);
+		ASSERT_LE(0, fd) TH_LOG("open: %s", strerror(-fd));
+		go = 0;
+		cons = (struct race_call){ .fd = fd, .req = TIOCCONS,
+					   .go = &go };
+		hup = (struct race_call){ .fd = self->slave,
+					  .req = TIOCVHANGUP, .go = &go };
+		ASSERT_EQ(0, pthread_create(&cons_thread, NULL,
+					    race_call_main, &cons));
+		ASSERT_EQ(0, pthread_create(&hup_thread, NULL,
+					    race_call_main, &hup));
+		__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+		pthread_join(cons_thread, NULL);
+		pthread_join(hup_thread, NULL);
+		ASSERT_EQ(0, hup.ret) TH_LOG("TIOCVHANGUP: %s",
+					     strerror(hup.err));
+		if (!cons.ret)
+			first++;
+		else if (cons.err == EIO)
+			hung_up++;
+		else if (cons.err == ENOTTY)
+			marked++;
+		else
+			ASSERT_EQ(0, cons.ret) TH_LOG("TIOCCONS: %s",
+						      strerror(cons.err));
+		/* Goes to the console, not to a released file */
+		ret = write(self->console, "\r", 1);
+		ASSERT_EQ(1, ret) TH_LOG("/dev/console write: %s",
+					 strerror(errno));
+		close(fd);
+		close(self->slave);
+		self->slave = tty_open(self->dev.path, TTY_PTY);
+		ASSERT_LE(0, self->slave)
+			TH_LOG("reopen: %s", strerror(-self->slave));
+	}
+	TH_LOG("TIOCCONS first %lu, after the hangup %lu, in between %lu",
+	       first, hung_up, marked);
+	EXPECT_LT(0UL, first) TH_LOG("TIOCCONS never came first");
+	EXPECT_LT(0UL, hung_up) TH_LOG("the hangup never came first");
+	/* Drops the redirects to its tty: none may be left to look at */
+	ASSERT_EQ(0, ioctl(self->slave, TIOCVHANGUP));
+	EXPECT_EQ(1, write(self->console, "\r", 1));
 }
 
 TEST_HARNESS_MAIN
