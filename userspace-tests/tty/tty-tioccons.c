@@ -185,7 +185,7 @@ FIXTURE_TEARDOWN(race)
 	tty_dev_fini(&self->dev);
 }
 
-TEST_F(race, tioccons_racing_a_hangup_leaves_no_redirect_behind)
+TEST_F_TIMEOUT(race, tioccons_racing_a_hangup_leaves_no_redirect_behind, 600)
 {
 	long long end = now_ms() + RACE_SECONDS * 1000LL;
 	unsigned long first = 0, hung_up = 0, marked = 0;
