@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "alsa-helpers.h"	/* alsa_sysfs_write(), for debugfs too */
 #include "tty-helpers.h"
 
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
@@ -38,18 +39,6 @@ enum {
 	HAS_CTTY	= 4,
 	CHILD_ERROR	= 64,	/* anything else went wrong */
 };
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
 
 /* In a new session: open @path with its Nth allocation failed. */
 static int open_failing_nth(const char *path, int nth)
@@ -96,10 +85,10 @@ FIXTURE(open_fail)
 
 FIXTURE_SETUP(open_fail)
 {
-	ASSERT_EQ(0, write_file(IGNORE_GFP_WAIT, "N"))
+	ASSERT_EQ(0, alsa_sysfs_write(IGNORE_GFP_WAIT, "N"))
 		TH_LOG("%s: needs CONFIG_FAILSLAB and "
 		       "CONFIG_FAULT_INJECTION_DEBUG_FS", IGNORE_GFP_WAIT);
-	ASSERT_EQ(0, write_file(VERBOSE, "0"));
+	ASSERT_EQ(0, alsa_sysfs_write(VERBOSE, "0"));
 	ASSERT_EQ(0, access(FAIL_NTH, W_OK))
 		TH_LOG("%s: needs CONFIG_FAULT_INJECTION", FAIL_NTH);
 	/* The session leaders' exits hang the slave up */
@@ -109,8 +98,8 @@ FIXTURE_SETUP(open_fail)
 
 FIXTURE_TEARDOWN(open_fail)
 {
-	write_file(IGNORE_GFP_WAIT, "Y");
-	write_file(VERBOSE, "2");
+	alsa_sysfs_write(IGNORE_GFP_WAIT, "Y");
+	alsa_sysfs_write(VERBOSE, "2");
 	close(self->slave);
 	tty_dev_fini(&self->dev);
 }
