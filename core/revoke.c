@@ -3,15 +3,18 @@
  * Revoking open files of an object that goes away: see <linux/revoke.h>
  * and Documentation/filesystems/revoke.rst.
  *
- * A revokable's users count is a percpu_ref holding one reference while
- * the revokable is live and one per thread inside a method; each thread
- * also marks, in its task_struct, the revokables whose methods it is
- * inside. revoke_begin() kills the count, waits until every CPU sees it
- * dead and, while it is not zero, has a work kick and interrupt the
- * marked threads asleep interruptibly. revoke_it() waits for the count to
- * reach zero, then releases the files one at a time under the same
- * handshake that the last fput() of each file uses, so that ->release()
- * runs once.
+ * The files opened on a revokable between two revokes form a generation,
+ * allocated by the first open. Its users count is a percpu_ref holding one
+ * reference while the generation is live and one per thread inside a
+ * method; each thread also marks, in its task_struct, the generations
+ * whose methods it is inside. revoke_begin() kills the count, waits until
+ * every CPU sees it dead and, while it is not zero, has a work kick and
+ * interrupt the marked threads asleep interruptibly. The revoke then takes
+ * the generation off the revokable, and once the count reaches zero (at
+ * once for revoke_it(), which waits for it; from the last thread to leave
+ * for revoke_it_async(), through a work) its files are released one at a
+ * time under the same handshake that the last fput() of each file uses,
+ * so that ->release() runs once. The generation is freed RCU-deferred.
  */
 #define pr_fmt(fmt) "revoke: " fmt
 
@@ -19,6 +22,7 @@
 #include <linux/fs.h>
 #include <linux/jiffies.h>
 #include <linux/mm.h>
+#include <linux/percpu-refcount.h>
 #include <linux/poll.h>
 #include <linux/rcupdate.h>
 #include <linux/revoke.h>
@@ -34,24 +38,60 @@
 /* Say so once when method callers take this many seconds to leave. */
 #define REVOKE_SLOW_DRAIN_SECS	5
 
+/**
+ * struct revoke_gen - the files opened on a revokable between two revokes
+ * @users: threads inside methods of the files, plus one while live
+ * @owner: the revokable it was opened on; not looked at once drained
+ * @lock: protects @files and the release handshake of each file
+ * @files: the struct revoke of every file not released yet
+ * @confirmed: @users seen dead by every CPU
+ * @drained: @users reached zero
+ * @release_waits: what the release waits for, the drain and the revoke's
+ *	end; whoever comes last releases the files
+ * @busy: someone was inside a method when the kill was confirmed
+ * @stuck_reported: the threads that do not leave have been named
+ * @kick_since: when the first kick ran
+ * @kick_wait: how long @kick_work waits next
+ * @kick_work: kicks and interrupts again while threads are inside
+ * @release_work: releases the files for the last thread to leave
+ * @rcu: frees the generation once start_using() cannot see it
+ */
+struct revoke_gen {
+	struct percpu_ref users;
+	struct revokable *owner;
+	spinlock_t lock;		/* protects files, each ->releasing */
+	struct hlist_head files;
+	struct completion confirmed;
+	struct completion drained;
+	atomic_t release_waits;
+	bool busy;
+	bool stuck_reported;
+	unsigned long kick_since;
+	unsigned long kick_wait;
+	struct delayed_work kick_work;
+	struct work_struct release_work;
+	struct rcu_head rcu;
+};
+
 static struct kmem_cache *revoke_cachep __ro_after_init;
 
-static void revoke_kick_work(struct work_struct *work);
-
-static void revokable_drained(struct percpu_ref *users)
+static void revoke_gen_drained(struct percpu_ref *users)
 {
-	struct revokable *r = container_of(users, struct revokable, users);
+	struct revoke_gen *g = container_of(users, struct revoke_gen, users);
 
-	complete(&r->drained);
+	/* Under RCU: the generation is not freed before we return. */
+	complete(&g->drained);
+	if (atomic_dec_and_test(&g->release_waits))
+		queue_work(system_wq, &g->release_work);
 }
 
-static void revokable_confirmed(struct percpu_ref *users)
+static void revoke_gen_confirmed(struct percpu_ref *users)
 {
-	struct revokable *r = container_of(users, struct revokable, users);
+	struct revoke_gen *g = container_of(users, struct revoke_gen, users);
 
 	/* The switch to atomic mode holds one reference until we return. */
-	r->busy = atomic_long_read(&users->data->count) > 1;
-	complete(&r->confirmed);
+	g->busy = atomic_long_read(&users->data->count) > 1;
+	complete(&g->confirmed);
 }
 
 /* Keep in step with the table in Documentation/filesystems/revoke.rst. */
@@ -111,12 +151,12 @@ static const struct file_operations revoked_default_fops = {
 };
 
 /*
- * The revokable of a live file; only for callers that hold a use or the
+ * The generation of a live file; only for callers that hold a use or the
  * release handshake, so the pointer cannot change under them.
  */
-static struct revokable *file_revokable(struct file *file)
+static struct revoke_gen *file_gen(struct file *file)
 {
-	return rcu_dereference_protected(file->f_revoke->revokable, 1);
+	return rcu_dereference_protected(file->f_revoke->gen, 1);
 }
 
 static void revoke_lockdep_enter(struct revokable *r)
@@ -146,34 +186,25 @@ bool __start_using(struct file *file)
 {
 	struct revoke *revoke = file->f_revoke;
 	unsigned int depth = current->revoke_depth;
-	struct revokable *r;
+	struct revoke_gen *g;
 
 	rcu_read_lock();
-	r = rcu_dereference(revoke->revokable);
-	if (unlikely(!r))
+	g = rcu_dereference(revoke->gen);
+	if (unlikely(!g))
 		goto revoked;
 	/*
-	 * Say where we are before we count in: revoke_it() looks for us
+	 * Say where we are before we count in: the revoke looks for us
 	 * once it has seen the count dead on every CPU, a grace period
 	 * after any tryget that got in.
 	 */
 	if (depth < ARRAY_SIZE(current->revoke_inside))
-		WRITE_ONCE(current->revoke_inside[depth], r);
+		WRITE_ONCE(current->revoke_inside[depth], g);
 	WRITE_ONCE(current->revoke_depth, depth + 1);
-	if (unlikely(!percpu_ref_tryget_live_rcu(&r->users)))
+	/* A generation, once dead, never comes back. */
+	if (unlikely(!percpu_ref_tryget_live_rcu(&g->users)))
 		goto unmark;
-	/*
-	 * A revokable re-armed after this file was released is live again:
-	 * look at the file's own link once more. The read of the percpu_ref
-	 * above must come first, hence the barrier.
-	 */
-	smp_rmb();
-	if (unlikely(!rcu_access_pointer(revoke->revokable))) {
-		percpu_ref_put(&r->users);
-		goto unmark;
-	}
 	rcu_read_unlock();
-	revoke_lockdep_enter(r);
+	revoke_lockdep_enter(g->owner);
 	return true;
 
 unmark:
@@ -192,16 +223,17 @@ EXPORT_SYMBOL_GPL(__start_using);
  */
 void __stop_using(struct file *file)
 {
-	struct revokable *r = file_revokable(file);
+	struct revoke_gen *g = file_gen(file);
 
-	revoke_lockdep_leave(r);
+	revoke_lockdep_leave(g->owner);
 	WRITE_ONCE(current->revoke_depth, current->revoke_depth - 1);
 	/*
 	 * Before any later sleep of ours: revoke_interrupt_sleepers() must
 	 * not take a sleep outside the method for one inside it.
 	 */
 	smp_wmb();
-	percpu_ref_put(&r->users);
+	/* The last one out may release the files, and free @g. */
+	percpu_ref_put(&g->users);
 }
 EXPORT_SYMBOL_GPL(__stop_using);
 
@@ -236,7 +268,7 @@ EXPORT_SYMBOL_GPL(__start_using_fops);
  * are not seen: they nest deeper than the marks each task keeps.
  *
  * Return: true if the current thread is inside a method of a file whose
- * revokable is being revoked.
+ * revokable is being revoked, or was revoked and has been re-armed since.
  */
 bool revoke_pending(void)
 {
@@ -244,7 +276,7 @@ bool revoke_pending(void)
 
 	depth = min_t(unsigned int, depth, ARRAY_SIZE(current->revoke_inside));
 	for (i = 0; i < depth; i++)
-		if (revokable_is_dying(current->revoke_inside[i]))
+		if (percpu_ref_is_dying(&current->revoke_inside[i]->users))
 			return true;
 	return false;
 }
@@ -254,20 +286,19 @@ EXPORT_SYMBOL_GPL(revoke_pending);
  * file_is_revoked - whether a file has been cut off from its object
  * @file: any file
  *
- * Return: true once revoke_it() has begun on the file's revokable, or
- * after it ended; false for a live file and for files that cannot be
- * revoked.
+ * Return: true once a revoke of the file has begun, or after it ended;
+ * false for a live file and for files that cannot be revoked.
  */
 bool file_is_revoked(struct file *file)
 {
-	struct revokable *r;
+	struct revoke_gen *g;
 	bool revoked;
 
 	if (!(file->f_mode & FMODE_REVOKABLE))
 		return false;
 	rcu_read_lock();
-	r = rcu_dereference(file->f_revoke->revokable);
-	revoked = !r || revokable_is_dying(r);
+	g = rcu_dereference(file->f_revoke->gen);
+	revoked = !g || percpu_ref_is_dying(&g->users);
 	rcu_read_unlock();
 	return revoked;
 }
@@ -284,28 +315,20 @@ EXPORT_SYMBOL_GPL(file_is_revoked);
  *
  * Use revokable_init() instead.
  *
- * Return: 0, or -ENOMEM.
+ * Return: 0. The first open allocates what the files need.
  */
 int __revokable_init(struct revokable *r, revoke_kick_t *kick,
 		     const char *name, struct lock_class_key *users_key,
 		     struct lock_class_key *revoking_key,
 		     struct lock_class_key *beginning_key)
 {
-	int err;
-
-	err = percpu_ref_init(&r->users, revokable_drained,
-			      PERCPU_REF_ALLOW_REINIT, GFP_KERNEL);
-	if (err)
-		return err;
-	init_completion(&r->confirmed);
-	init_completion(&r->drained);
+	RCU_INIT_POINTER(r->cur, NULL);
 	r->kick = kick;
 	spin_lock_init(&r->lock);
-	INIT_HLIST_HEAD(&r->files);
+	r->cut_off = false;
+	r->dead = false;
 	__mutex_init(&r->revoking, name, revoking_key);
 	__mutex_init(&r->beginning, name, beginning_key);
-	INIT_DELAYED_WORK(&r->kick_work, revoke_kick_work);
-	r->dead = false;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	lockdep_init_map(&r->dep_map, name, users_key, 0);
 #endif
@@ -327,6 +350,86 @@ static bool revoke_fops_guarded(const struct file_operations *fop)
 	return !fop->lock && !fop->flock && !fop->setlease && !fop->iopoll &&
 	       !fop->uring_cmd_iopoll && !fop->copy_file_range &&
 	       !fop->remap_file_range && !fop->fallocate;
+}
+
+static void revoke_kick_work(struct work_struct *work);
+static void revoke_release_work(struct work_struct *work);
+
+static struct revoke_gen *revoke_gen_alloc(struct revokable *r)
+{
+	struct revoke_gen *g;
+
+	g = kzalloc(sizeof(*g), GFP_KERNEL);
+	if (!g)
+		return NULL;
+	if (percpu_ref_init(&g->users, revoke_gen_drained, 0, GFP_KERNEL)) {
+		kfree(g);
+		return NULL;
+	}
+	g->owner = r;
+	spin_lock_init(&g->lock);
+	INIT_HLIST_HEAD(&g->files);
+	init_completion(&g->confirmed);
+	init_completion(&g->drained);
+	atomic_set(&g->release_waits, 2);
+	INIT_DELAYED_WORK(&g->kick_work, revoke_kick_work);
+	INIT_WORK(&g->release_work, revoke_release_work);
+	return g;
+}
+
+static void revoke_gen_free(struct revoke_gen *g)
+{
+	percpu_ref_exit(&g->users);
+	kfree(g);
+}
+
+static void revoke_gen_free_rcu(struct rcu_head *rcu)
+{
+	revoke_gen_free(container_of(rcu, struct revoke_gen, rcu));
+}
+
+/*
+ * The live generation of @r with one use held, the first open after
+ * revokable_init() or revokable_rearm() making it; an error pointer if
+ * @r is cut off, or for want of memory.
+ */
+static struct revoke_gen *revoke_get_gen(struct revokable *r)
+{
+	struct revoke_gen *g, *new = NULL;
+
+	for (;;) {
+		rcu_read_lock();
+		g = rcu_dereference(r->cur);
+		if (g && percpu_ref_tryget_live_rcu(&g->users)) {
+			rcu_read_unlock();
+			break;
+		}
+		rcu_read_unlock();
+		if (g || READ_ONCE(r->cut_off)) {
+			g = ERR_PTR(-ENODEV);
+			break;
+		}
+		if (!new) {
+			new = revoke_gen_alloc(r);
+			if (!new)
+				return ERR_PTR(-ENOMEM);
+			continue;
+		}
+		spin_lock(&r->lock);
+		if (!r->cut_off && !rcu_access_pointer(r->cur)) {
+			/* No revoke can kill it before we have our use. */
+			percpu_ref_get(&new->users);
+			rcu_assign_pointer(r->cur, new);
+			g = new;
+			new = NULL;
+		}
+		spin_unlock(&r->lock);
+		if (g)
+			break;
+	}
+	if (new)
+		revoke_gen_free(new);
+	return g;
 }
 
 /**
@@ -351,6 +454,7 @@ int make_revokable(struct file *file, struct revokable *r,
 		   const struct file_operations *revoked_fops)
 {
 	struct revoke *revoke;
+	struct revoke_gen *g;
 
 	if (!revoked_fops)
 		revoked_fops = &revoked_default_fops;
@@ -363,21 +467,22 @@ int make_revokable(struct file *file, struct revokable *r,
 	revoke = kmem_cache_zalloc(revoke_cachep, GFP_KERNEL);
 	if (!revoke)
 		return -ENOMEM;
-	if (!percpu_ref_tryget_live(&r->users)) {
+	g = revoke_get_gen(r);
+	if (IS_ERR(g)) {
 		kmem_cache_free(revoke_cachep, revoke);
-		return -ENODEV;
+		return PTR_ERR(g);
 	}
 	revoke->file = file;
 	revoke->revoked_fops = revoked_fops;
-	RCU_INIT_POINTER(revoke->revokable, r);
+	RCU_INIT_POINTER(revoke->gen, g);
 	file->f_revoke = revoke;
 	file->f_mode |= FMODE_REVOKABLE;
 
-	spin_lock(&r->lock);
-	hlist_add_head(&revoke->node, &r->files);
-	spin_unlock(&r->lock);
-	/* The file is now revoke_it()'s to release: no more touching it. */
-	percpu_ref_put(&r->users);
+	spin_lock(&g->lock);
+	hlist_add_head(&revoke->node, &g->files);
+	spin_unlock(&g->lock);
+	/* The file is now the revoke's to release: no more touching it. */
+	percpu_ref_put(&g->users);
 	return 0;
 }
 EXPORT_SYMBOL_GPL(make_revokable);
@@ -408,12 +513,12 @@ static void revoke_unmap(struct file *file)
 }
 
 /*
- * Release the file of @revoke once. Called with @r->lock held, which it
+ * Release the file of @revoke once. Called with @g->lock held, which it
  * drops. If the other side is releasing, wait until it is done.
  */
-static void revoke_release_one(struct revokable *r, struct revoke *revoke,
+static void revoke_release_one(struct revoke_gen *g, struct revoke *revoke,
 			       bool by_revoke)
-	__releases(&r->lock)
+	__releases(&g->lock)
 {
 	struct file *file = revoke->file;
 	struct completion *waiter;
@@ -422,18 +527,18 @@ static void revoke_release_one(struct revokable *r, struct revoke *revoke,
 		DECLARE_COMPLETION_ONSTACK(released);
 
 		revoke->released = &released;
-		spin_unlock(&r->lock);
+		spin_unlock(&g->lock);
 		wait_for_completion(&released);
 		return;
 	}
 	revoke->releasing = true;
-	spin_unlock(&r->lock);
+	spin_unlock(&g->lock);
 
 	/* Do for the file what its last fput() would have done. */
 	if (by_revoke)
 		revoke_unmap(file);
 	/*
-	 * Not only for revoke_it(): a last fput() that met the revoke got
+	 * Not only for the revoke: a last fput() that met the revoke got
 	 * the revoked ->fasync(), which left the entry queued.
 	 */
 	if (file->f_flags & FASYNC && file->f_op->fasync)
@@ -441,17 +546,17 @@ static void revoke_release_one(struct revokable *r, struct revoke *revoke,
 	if (file->f_op->release)
 		file->f_op->release(file_inode(file), file);
 
-	spin_lock(&r->lock);
+	spin_lock(&g->lock);
 	hlist_del_init(&revoke->node);
 	/*
-	 * A last fput() that sees ->revokable NULL frees @revoke without
-	 * taking r->lock: read ->released before clearing it.
+	 * A last fput() that sees ->gen NULL frees @revoke without taking
+	 * g->lock: read ->released before clearing it.
 	 */
 	waiter = revoke->released;
-	rcu_assign_pointer(revoke->revokable, NULL);
+	rcu_assign_pointer(revoke->gen, NULL);
 	if (waiter)
 		complete(waiter);
-	spin_unlock(&r->lock);
+	spin_unlock(&g->lock);
 }
 
 /**
@@ -459,23 +564,23 @@ static void revoke_release_one(struct revokable *r, struct revoke *revoke,
  * @file: a file with FMODE_REVOKABLE
  *
  * Called by __fput() in place of ->release(). Calls ->release() unless
- * revoke_it() did, waiting for it if it is doing so right now.
+ * the revoke did, waiting for it if it is doing so right now.
  */
 void release_revoke(struct file *file)
 {
 	struct revoke *revoke = file->f_revoke;
-	struct revokable *r;
+	struct revoke_gen *g;
 
 	rcu_read_lock();
-	r = rcu_dereference(revoke->revokable);
-	if (r) {
-		spin_lock(&r->lock);
-		/* revoke_it() clears ->revokable under r->lock, then drops it. */
-		if (rcu_access_pointer(revoke->revokable)) {
+	g = rcu_dereference(revoke->gen);
+	if (g) {
+		spin_lock(&g->lock);
+		/* The revoke clears ->gen under g->lock, then drops it. */
+		if (rcu_access_pointer(revoke->gen)) {
 			rcu_read_unlock();
-			revoke_release_one(r, revoke, false);
+			revoke_release_one(g, revoke, false);
 		} else {
-			spin_unlock(&r->lock);
+			spin_unlock(&g->lock);
 			rcu_read_unlock();
 		}
 	} else {
@@ -484,21 +589,21 @@ void release_revoke(struct file *file)
 	kmem_cache_free(revoke_cachep, revoke);
 }
 
-/* Is @t, a thread we may signal, inside a method of a file of @r? */
-static bool revoke_task_inside(struct task_struct *t, struct revokable *r)
+/* Is @t, a thread we may signal, inside a method of a file of @g? */
+static bool revoke_task_inside(struct task_struct *t, struct revoke_gen *g)
 {
 	unsigned int depth = READ_ONCE(t->revoke_depth), i;
 
 	depth = min_t(unsigned int, depth, ARRAY_SIZE(t->revoke_inside));
 	for (i = 0; i < depth; i++)
-		if (READ_ONCE(t->revoke_inside[i]) == r)
+		if (READ_ONCE(t->revoke_inside[i]) == g)
 			return true;
 	return false;
 }
 
 /*
  * Make signal_pending() true for every thread asleep interruptibly inside
- * a method of a file of @r: the wait returns -ERESTARTSYS (or -EINTR) and
+ * a method of a file of @g: the wait returns -ERESTARTSYS (or -EINTR) and
  * the call, restarted, meets the revoked table. This ends the sleeps that
  * no kick reaches: a driver's private wait queue, a wait whose condition
  * ignores the revoke, and a page fault inside copy_to_user() or
@@ -509,36 +614,37 @@ static bool revoke_task_inside(struct task_struct *t, struct revokable *r)
  * read after its state: a thread that has left the method cleared its
  * mark before it went to sleep elsewhere (see __stop_using()), so an
  * epoll_wait() or a pipe read after the method never gets a spurious
- * EINTR. Kernel threads never return to user space to clear the signal,
- * and are left alone.
+ * EINTR; nor does a thread inside a method of a newer generation of the
+ * same revokable. Kernel threads never return to user space to clear the
+ * signal, and are left alone.
  */
-static void revoke_interrupt_sleepers(struct revokable *r)
+static void revoke_interrupt_sleepers(struct revoke_gen *g)
 {
-	struct task_struct *g, *t;
+	struct task_struct *p, *t;
 
 	rcu_read_lock();
-	for_each_process_thread(g, t) {
+	for_each_process_thread(p, t) {
 		if (t->flags & PF_KTHREAD ||
 		    !(READ_ONCE(t->__state) & TASK_INTERRUPTIBLE))
 			continue;
 		/* Its state before its marks: see __stop_using()'s smp_wmb() */
 		smp_rmb();
-		if (revoke_task_inside(t, r))
+		if (revoke_task_inside(t, g))
 			set_notify_signal(t);
 	}
 	rcu_read_unlock();
 }
 
-/* Name each thread still inside a method of @r, with its stack. */
-static void revoke_report_stuck(struct revokable *r)
+/* Name each thread still inside a method of @g, with its stack. */
+static void revoke_report_stuck(struct revoke_gen *g)
 {
-	struct task_struct *g, *t;
+	struct task_struct *p, *t;
 
-	pr_warn("%ps: method callers still inside after %ds\n", r->kick,
+	pr_warn("%ps: method callers still inside after %ds\n", g->owner->kick,
 		REVOKE_SLOW_DRAIN_SECS);
 	rcu_read_lock();
-	for_each_process_thread(g, t) {
-		if (revoke_task_inside(t, r))
+	for_each_process_thread(p, t) {
+		if (revoke_task_inside(t, g))
 			sched_show_task(t);
 	}
 	rcu_read_unlock();
@@ -546,68 +652,103 @@ static void revoke_report_stuck(struct revokable *r)
 
 /*
  * Kick again, and interrupt the interruptible sleepers that the kick did
- * not reach, while threads are inside methods: from revoke_begin() until
- * revoke_it() has seen the last one leave, doubling the wait up to a
- * second.
+ * not reach, while threads are inside methods: from the start of the
+ * revoke until the last one has left, doubling the wait up to a second.
  */
 static void revoke_kick_work(struct work_struct *work)
 {
-	struct revokable *r = container_of(to_delayed_work(work),
-					   struct revokable, kick_work);
+	struct revoke_gen *g = container_of(to_delayed_work(work),
+					    struct revoke_gen, kick_work);
+	struct revokable *r = g->owner;
 
-	if (completion_done(&r->drained))
+	if (completion_done(&g->drained))
 		return;
-	revoke_interrupt_sleepers(r);
-	if (!r->stuck_reported &&
-	    time_after(jiffies, r->kick_since + REVOKE_SLOW_DRAIN_SECS * HZ)) {
+	revoke_interrupt_sleepers(g);
+	if (!g->stuck_reported &&
+	    time_after(jiffies, g->kick_since + REVOKE_SLOW_DRAIN_SECS * HZ)) {
 		/* Neither reaches a sleeper: a driver bug. */
-		revoke_report_stuck(r);
-		r->stuck_reported = true;
+		revoke_report_stuck(g);
+		g->stuck_reported = true;
 	}
 	if (r->kick)
 		r->kick(r);
-	r->kick_wait = min(r->kick_wait * 2, (unsigned long)REVOKE_KICK_MAX);
-	schedule_delayed_work(&r->kick_work, r->kick_wait);
+	g->kick_wait = min(g->kick_wait * 2, (unsigned long)REVOKE_KICK_MAX);
+	schedule_delayed_work(&g->kick_work, g->kick_wait);
+}
+
+/*
+ * Release every file of a drained generation, then free it. Nothing of
+ * its revokable is looked at: the last ->release() may free the owner.
+ */
+static void revoke_gen_release(struct revoke_gen *g)
+{
+	/* The kicks call the owner: stop them while it surely lives. */
+	cancel_delayed_work_sync(&g->kick_work);
+
+	spin_lock(&g->lock);
+	while (!hlist_empty(&g->files)) {
+		revoke_release_one(g, hlist_entry(g->files.first,
+						  struct revoke, node), true);
+		cond_resched();
+		spin_lock(&g->lock);
+	}
+	spin_unlock(&g->lock);
+	/* start_using() and a last fput() may be looking at it, under RCU. */
+	call_rcu(&g->rcu, revoke_gen_free_rcu);
+}
+
+/* The release of revoke_it_async(), for the last thread to leave. */
+static void revoke_release_work(struct work_struct *work)
+{
+	revoke_gen_release(container_of(work, struct revoke_gen,
+					release_work));
 }
 
 /* revoke_begin() with @r->beginning held. */
 static void __revoke_begin(struct revokable *r)
 {
+	struct revoke_gen *g;
+
 	lockdep_assert_held(&r->beginning);
-	if (r->dead || revokable_is_dying(r))
+	spin_lock(&r->lock);
+	WRITE_ONCE(r->cut_off, true);
+	g = rcu_dereference_protected(r->cur, lockdep_is_held(&r->lock));
+	/* Only a revoke takes @g off @r, and it kills it first, under us. */
+	if (g && percpu_ref_is_dying(&g->users))
+		g = NULL;
+	spin_unlock(&r->lock);
+	if (!g)
 		return;
-	reinit_completion(&r->confirmed);
-	reinit_completion(&r->drained);
-	percpu_ref_kill_and_confirm(&r->users, revokable_confirmed);
-	wait_for_completion(&r->confirmed);
-	if (!r->busy)
+
+	percpu_ref_kill_and_confirm(&g->users, revoke_gen_confirmed);
+	wait_for_completion(&g->confirmed);
+	if (!g->busy)
 		return;
-	r->kick_since = jiffies;
-	r->kick_wait = REVOKE_KICK_FIRST;
-	r->stuck_reported = false;
+	g->kick_since = jiffies;
+	g->kick_wait = REVOKE_KICK_FIRST;
 	if (r->kick)
 		r->kick(r);
-	schedule_delayed_work(&r->kick_work, r->kick_wait);
+	schedule_delayed_work(&g->kick_work, g->kick_wait);
 }
 
 /**
  * revoke_begin - cut off every file open on a revokable, without waiting
  * @r: the revokable
  *
- * The first half of revoke_it(), for an owner that must take its object
- * down before it can wait for the threads inside the methods of its
- * files: a tty's hangup takes the line discipline down, which waits for
- * its readers and writers. When it returns, start_using() on any file of
- * @r fails, make_revokable() on @r fails with -ENODEV, revoke_pending()
- * is true inside the methods of those files, and while threads are inside
- * them @r->kick has run and runs again, and those asleep interruptibly
- * are interrupted, until revoke_it() has waited for the last to leave.
+ * The first part of revoke_it() and revoke_it_async(), for an owner that
+ * must take its object down before the files can go: a tty's hangup takes
+ * the line discipline down, which waits for its readers and writers. When
+ * it returns, start_using() on any file of @r fails, make_revokable() on
+ * @r fails with -ENODEV, revoke_pending() is true inside the methods of
+ * those files, and while threads are inside them @r->kick has run and
+ * runs again, and those asleep interruptibly are interrupted, until the
+ * last has left.
  *
  * It waits for no thread inside a method, so it may be called from a
  * method of a file of @r, and with locks that such a method takes held
  * (not the locks that @r->kick takes). The owner must call revoke_it()
- * later, which finishes the revoke. Does nothing if @r is already cut
- * off.
+ * or revoke_it_async() later, which finishes the revoke. Does nothing if
+ * @r is already cut off.
  *
  * Context: Process context; sleeps for an RCU grace period.
  */
@@ -619,6 +760,65 @@ void revoke_begin(struct revokable *r)
 	mutex_unlock(&r->beginning);
 }
 EXPORT_SYMBOL_GPL(revoke_begin);
+
+/* Take the cut-off generation off @r, for the revoke to release. */
+static struct revoke_gen *revoke_take_gen(struct revokable *r)
+{
+	struct revoke_gen *g;
+
+	lockdep_assert_held(&r->revoking);
+	spin_lock(&r->lock);
+	g = rcu_dereference_protected(r->cur, lockdep_is_held(&r->lock));
+	RCU_INIT_POINTER(r->cur, NULL);
+	WRITE_ONCE(r->dead, true);
+	spin_unlock(&r->lock);
+	return g;
+}
+
+/* revoke_it(), or revoke_it_killable() if @killable. */
+static int __revoke_it(struct revokable *r, bool killable)
+{
+	struct revoke_gen *g;
+	int err = 0;
+
+	might_sleep();
+	mutex_lock(&r->revoking);
+	if (r->dead)
+		goto out;
+
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_acquire_exclusive(&r->dep_map, 0, 0, NULL, _RET_IP_);
+#endif
+	revoke_begin(r);
+	/* Cut off: @r->cur stays until we take it. */
+	g = rcu_dereference_protected(r->cur, lockdep_is_held(&r->revoking));
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	if (g && !completion_done(&g->drained))
+		lock_contended(&r->dep_map, _RET_IP_);
+#endif
+	if (g && killable)
+		err = wait_for_completion_killable(&g->drained);
+	else if (g)
+		wait_for_completion(&g->drained);
+#ifdef CONFIG_DEBUG_LOCK_ALLOC
+	lock_acquired(&r->dep_map, _RET_IP_);
+	lock_release(&r->dep_map, _RET_IP_);
+#endif
+	g = revoke_take_gen(r);
+	if (err) {
+		mutex_unlock(&r->revoking);
+		/* Go on as revoke_it_async(): the drain may have come since. */
+		if (g && atomic_dec_and_test(&g->release_waits))
+			revoke_gen_release(g);
+		return -EINTR;
+	}
+	/* Drained: the release is ours, not the work's. */
+	if (g)
+		revoke_gen_release(g);
+out:
+	mutex_unlock(&r->revoking);
+	return 0;
+}
 
 /**
  * revoke_it - revoke every file open on a revokable
@@ -636,61 +836,90 @@ EXPORT_SYMBOL_GPL(revoke_begin);
  * none will enter one: the owner may tear its object down, or bring it
  * back with revokable_rearm(). Does nothing if @r is already revoked.
  *
+ * A thread that sleeps uninterruptibly inside a method where no kick
+ * reaches keeps it waiting; after a few seconds the work that kicks names
+ * it, once. Revokes that must not wait use revoke_it_async(), those that
+ * a user may give up on revoke_it_killable().
+ *
  * Context: Process context; sleeps. Never from a method of a file of @r,
  * nor holding a lock that such a method takes.
  */
 void revoke_it(struct revokable *r)
 {
-	might_sleep();
-	mutex_lock(&r->revoking);
-	if (r->dead)
-		goto out;
-
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_acquire_exclusive(&r->dep_map, 0, 0, NULL, _RET_IP_);
-#endif
-	revoke_begin(r);
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	if (!completion_done(&r->drained))
-		lock_contended(&r->dep_map, _RET_IP_);
-#endif
-	wait_for_completion(&r->drained);
-	cancel_delayed_work_sync(&r->kick_work);
-#ifdef CONFIG_DEBUG_LOCK_ALLOC
-	lock_acquired(&r->dep_map, _RET_IP_);
-	lock_release(&r->dep_map, _RET_IP_);
-#endif
-	mutex_lock(&r->beginning);
-	r->dead = true;
-	mutex_unlock(&r->beginning);
-
-	spin_lock(&r->lock);
-	while (!hlist_empty(&r->files)) {
-		revoke_release_one(r, hlist_entry(r->files.first,
-						  struct revoke, node), true);
-		cond_resched();
-		spin_lock(&r->lock);
-	}
-	spin_unlock(&r->lock);
-out:
-	mutex_unlock(&r->revoking);
+	__revoke_it(r, false);
 }
 EXPORT_SYMBOL_GPL(revoke_it);
 
 /**
- * revokable_rearm - bring a revoked revokable back into service
- * @r: the revokable, after revoke_it()
+ * revoke_it_killable - revoke_it(), unless the caller is killed meanwhile
+ * @r: the revokable
  *
- * New files may be opened on @r again; the files revoke_it() revoked stay
- * revoked. A tty reopened after its hangup is the model user.
+ * Return: 0 as for revoke_it(); or -EINTR if a fatal signal came while
+ * threads were still inside methods of the files of @r: the revoke then
+ * goes on as revoke_it_async() does, and the same rule holds for the
+ * owner, which must keep its object until the files are released.
+ *
+ * Context: as for revoke_it().
+ */
+int revoke_it_killable(struct revokable *r)
+{
+	return __revoke_it(r, true);
+}
+EXPORT_SYMBOL_GPL(revoke_it_killable);
+
+/**
+ * revoke_it_async - revoke every file open on a revokable, without waiting
+ * @r: the revokable
+ *
+ * revoke_it() for callers that must not wait on user space: a hangup, an
+ * unplug. When it returns the files of @r are cut off and the threads
+ * inside their methods kicked and interrupted as by revoke_it(), but
+ * those threads may still be inside. The files are released when the last
+ * of them leaves: here if none is inside, else from a work. @r may be
+ * re-armed at once, and new files opened on it then are not held up by
+ * the old ones.
+ *
+ * The owner must keep its object, @r included, until ->release() has run
+ * for each of those files, and then free it RCU-deferred, as after
+ * revoke_it(). Does nothing if @r is already revoked.
+ *
+ * Context: Process context; sleeps for an RCU grace period. May call
+ * ->release() of the files: not with a lock held that it takes.
+ */
+void revoke_it_async(struct revokable *r)
+{
+	struct revoke_gen *g = NULL;
+
+	might_sleep();
+	mutex_lock(&r->revoking);
+	if (!r->dead) {
+		revoke_begin(r);
+		g = revoke_take_gen(r);
+	}
+	mutex_unlock(&r->revoking);
+	/* Released by whichever comes last, the drain or us. */
+	if (g && atomic_dec_and_test(&g->release_waits))
+		revoke_gen_release(g);
+}
+EXPORT_SYMBOL_GPL(revoke_it_async);
+
+/**
+ * revokable_rearm - bring a revoked revokable back into service
+ * @r: the revokable, after revoke_it() or revoke_it_async()
+ *
+ * New files may be opened on @r again; the files the revoke cut off stay
+ * revoked, and may still be waiting for their release. A tty reopened
+ * after its hangup is the model user.
  */
 void revokable_rearm(struct revokable *r)
 {
 	mutex_lock(&r->revoking);
 	mutex_lock(&r->beginning);
 	if (!WARN_ON_ONCE(!r->dead)) {
-		percpu_ref_reinit(&r->users);
-		r->dead = false;
+		spin_lock(&r->lock);
+		WRITE_ONCE(r->dead, false);
+		WRITE_ONCE(r->cut_off, false);
+		spin_unlock(&r->lock);
 	}
 	mutex_unlock(&r->beginning);
 	mutex_unlock(&r->revoking);
@@ -701,13 +930,12 @@ EXPORT_SYMBOL_GPL(revokable_rearm);
  * revokable_exit - tear a revokable down
  * @r: the revokable
  *
- * Revokes what is still open, then frees what revokable_init() allocated.
- * The object that embeds @r must then be freed RCU-deferred.
+ * Revokes what is still open, with revoke_it(). The object that embeds
+ * @r must then be freed RCU-deferred.
  */
 void revokable_exit(struct revokable *r)
 {
 	revoke_it(r);
-	percpu_ref_exit(&r->users);
 }
 EXPORT_SYMBOL_GPL(revokable_exit);
 

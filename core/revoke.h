@@ -15,20 +15,25 @@
  * are woken by the owner's ->kick(), those asleep interruptibly where the
  * kick does not reach are interrupted as by a signal, and all are waited
  * for; then ->release() is called on every file, exactly once, whether
- * revoke_it() or the last fput() gets there first. An owner that must
- * take its object down before it can wait for those threads calls
- * revoke_begin() first, which cuts the files off and wakes the threads
- * without waiting for them. After revoke_it() returns no thread is inside
- * a live method of any of those files and none will enter one, so the
- * owner can free the object, RCU-deferred.
+ * revoke_it() or the last fput() gets there first. After revoke_it()
+ * returns no thread is inside a live method of any of those files and
+ * none will enter one, so the owner can free the object, RCU-deferred.
+ *
+ * revoke_it_async() does the same without waiting: the files are cut off
+ * and the threads woken when it returns, and each file is released when
+ * the last thread leaves the methods, from a work if it is not gone yet.
+ * It is for revokes that must not wait on user space (a hangup, an
+ * unplug), whose owner keeps its object until the releases have run. An
+ * owner that must take its object down before it can let the files go
+ * calls revoke_begin() first, which cuts them off and wakes the threads.
  *
  * Unlike a shared atomic counter, start_using() writes no cacheline shared
  * between CPUs: the count of threads inside methods is a percpu_ref, which
- * revoke_it() switches to atomic mode to wait for it to drain.
+ * the revoke switches to atomic mode to see it drain.
  *
  * The one rule: never call revoke_it() from a method of a file it revokes,
  * or while holding anything such a method may wait for. It would wait for
- * itself; lockdep reports it.
+ * itself; lockdep reports it. revoke_it_async() may be called there.
  *
  * See Documentation/filesystems/revoke.rst.
  */
@@ -40,11 +45,9 @@
 #include <linux/list.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
-#include <linux/percpu-refcount.h>
 #include <linux/poll.h>
 #include <linux/sched/signal.h>	/* revoke_pending() */
 #include <linux/spinlock.h>
-#include <linux/workqueue.h>
 
 struct revokable;
 
@@ -52,13 +55,15 @@ struct revokable;
  * typedef revoke_kick_t - wake threads that sleep inside methods
  * @r: the revokable being revoked
  *
- * Called by revoke_begin() or revoke_it() while threads are still inside
- * methods of its files, then again from a work until they have left: it
+ * Called by the revoke while threads are still inside methods of its
+ * files, then again from a work until they have left: it
  * must end every indefinite wait in them (wake the wait queues they sleep
  * on) and be cheap when nobody sleeps. A wait that starts after the kick
- * is kicked again later, or can check revokable_is_dying() before it
- * sleeps. It must not take a lock that the caller of revoke_begin() or
- * revoke_it() holds.
+ * is kicked again later, or can check revoke_pending() before it
+ * sleeps. It must not take a lock that the caller of the revoke holds.
+ * After revoke_it_async() and revokable_rearm() it may still be called
+ * for the threads of the old files: waits of the new ones must take the
+ * wakeup as spurious.
  *
  * An interruptible wait that the kick misses still ends: the revoke then
  * makes signal_pending() true for the threads asleep interruptibly inside
@@ -68,54 +73,53 @@ struct revokable;
  */
 typedef void (revoke_kick_t)(struct revokable *r);
 
+struct revoke_gen;
+
 /**
  * struct revokable - the part of an object that can revoke its files
- * @users: threads inside methods of the files, plus one while live
- * @confirmed: @users seen dead by every CPU
- * @drained: @users reached zero
+ * @cur: the generation that new files join, NULL until the first open
+ *	after revokable_init() or revokable_rearm()
  * @kick: wakes threads that sleep in methods, see revoke_kick_t
- * @lock: protects @files and the release handshake of each revoke
- * @files: the struct revoke of every file open on the object
- * @revoking: serializes revoke_it(), revokable_rearm() and revokable_exit()
- * @beginning: serializes revoke_begin(), and @dead's changes
- * @kick_work: kicks and interrupts again while threads are inside
- * @kick_since: when the first kick ran
- * @kick_wait: how long @kick_work waits next
- * @busy: someone was inside a method when the kill was confirmed
- * @stuck_reported: the threads that do not leave have been named
- * @dead: revoked and not re-armed since
+ * @lock: protects @cur and @cut_off
+ * @cut_off: a revoke has begun, and the revokable is not re-armed yet
+ * @dead: the revoke has taken the generation off, not re-armed since
+ * @revoking: serializes revoke_it(), revoke_it_async(), revokable_rearm()
+ *	and revokable_exit()
+ * @beginning: serializes revoke_begin()
  * @dep_map: lets lockdep see revoke_it() wait for method callers
  *
+ * The files open on the object between two revokes are a generation:
+ * they share a count of the threads inside their methods, which the
+ * revoke waits to drain. A revoke that does not wait (revoke_it_async())
+ * takes the generation off the revokable at once, so that re-arming it
+ * never waits for the threads still inside: the next open starts a new
+ * generation, and the old one releases its files when its last thread
+ * leaves.
+ *
  * The object that embeds it must be freed RCU-deferred (kfree_rcu() or
- * call_rcu()) after revokable_exit(): start_using() on a revoked file may
- * still be looking at it for one grace period.
+ * call_rcu()) after revokable_exit(), and not before ->release() has run
+ * for every file of a revoke_it_async().
  */
 struct revokable {
-	struct percpu_ref users;
-	struct completion confirmed;
-	struct completion drained;
+	struct revoke_gen __rcu *cur;
 	revoke_kick_t *kick;
-	spinlock_t lock;		/* protects files, each ->releasing */
-	struct hlist_head files;
+	spinlock_t lock;		/* protects cur, cut_off */
+	bool cut_off;
+	bool dead;
 	struct mutex revoking;		/* one revoke or re-arm at a time */
 	struct mutex beginning;		/* one revoke_begin() at a time */
-	struct delayed_work kick_work;
-	unsigned long kick_since;
-	unsigned long kick_wait;
-	bool busy;
-	bool stuck_reported;
-	bool dead;
 #ifdef CONFIG_DEBUG_LOCK_ALLOC
 	struct lockdep_map dep_map;
 #endif
 };
 
 /**
- * struct revoke - the link of one open file to its revokable
+ * struct revoke - the link of one open file to its generation
  * @file: the file, never changes
- * @revokable: the revokable, NULL once the file has been released
+ * @gen: the generation of files it belongs to, NULL once it has been
+ *	released
  * @revoked_fops: the methods called once the file is revoked
- * @node: entry in @revokable->files
+ * @node: entry in the generation's list of files
  * @releasing: ->release() has been called or is being called
  * @released: completed for a thread waiting for the other to release
  *
@@ -123,7 +127,7 @@ struct revokable {
  */
 struct revoke {
 	struct file *file;
-	struct revokable __rcu *revokable;
+	struct revoke_gen __rcu *gen;
 	const struct file_operations *revoked_fops;
 	struct hlist_node node;
 	bool releasing;
@@ -157,6 +161,8 @@ int __revokable_init(struct revokable *r, revoke_kick_t *kick,
 void revokable_exit(struct revokable *r);
 void revoke_begin(struct revokable *r);
 void revoke_it(struct revokable *r);
+void revoke_it_async(struct revokable *r);
+int revoke_it_killable(struct revokable *r);
 void revokable_rearm(struct revokable *r);
 int make_revokable(struct file *file, struct revokable *r,
 		   const struct file_operations *revoked_fops);
@@ -167,15 +173,14 @@ bool file_is_revoked(struct file *file);
  * revokable_is_dying - whether a revoke of @r is under way or done
  * @r: the revokable
  *
- * A method about to sleep can check this after queueing itself on its
- * wait queue, so that it does not miss a kick() that ran just before.
- *
- * Return: true from the start of revoke_begin() or revoke_it() until
- * revokable_rearm().
+ * Return: true from the start of revoke_begin(), revoke_it() or
+ * revoke_it_async() until revokable_rearm(). A method that may still run
+ * after the re-arm (after revoke_it_async()) checks revoke_pending()
+ * instead.
  */
 static inline bool revokable_is_dying(struct revokable *r)
 {
-	return percpu_ref_is_dying(&r->users);
+	return READ_ONCE(r->cut_off);
 }
 
 /**

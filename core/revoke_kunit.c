@@ -356,6 +356,7 @@ static struct task_struct *revoke_test_thread(struct kunit *test,
  * @late: begin to sleep only after the first kick, then wait for another
  * @entered: start_using() succeeded
  * @woken: left for what it waited for, not because its wait timed out
+ * @pending_at_leave: revoke_pending() just before it left
  * @leaving: set just before stop_using()
  * @left_seq: when it left, from the object's sequence
  * @tried: completed once start_using() returned
@@ -368,6 +369,7 @@ struct revoke_test_sitter {
 	bool late;
 	bool entered;
 	bool woken;
+	bool pending_at_leave;
 	bool leaving;
 	int left_seq;
 	struct completion tried;
@@ -410,6 +412,7 @@ static int revoke_test_sitter_fn(void *data)
 		s->woken = revoke_test_wait(&s->leave);
 	}
 
+	s->pending_at_leave = revoke_pending();
 	s->left_seq = revoke_test_next_seq(obj);
 	WRITE_ONCE(s->leaving, true);
 	atomic_dec(&obj->inside);
@@ -453,7 +456,9 @@ revoke_test_sit(struct kunit *test, struct revoke_test_file *tf,
  * struct revoke_test_revoker - a thread that calls revoke_it()
  * @obj: the object it revokes
  * @go: if set, waited for before revoke_it()
+ * @killable: calls revoke_it_killable() instead, and may be killed
  * @task: the thread
+ * @ret: what revoke_it_killable() returned
  * @done_seq: when revoke_it() returned, from @obj->seq
  * @done: completed when revoke_it() returned
  *
@@ -463,7 +468,9 @@ revoke_test_sit(struct kunit *test, struct revoke_test_file *tf,
 struct revoke_test_revoker {
 	struct revoke_test_obj *obj;
 	struct completion *go;
+	bool killable;
 	struct task_struct *task;
+	int ret;
 	int done_seq;
 	struct completion done;
 };
@@ -474,7 +481,12 @@ static int revoke_test_revoker_fn(void *data)
 
 	if (rv->go)
 		wait_for_completion_timeout(rv->go, REVOKE_TEST_WAIT);
-	revoke_it(&rv->obj->revokable);
+	if (rv->killable) {
+		allow_signal(SIGKILL);
+		rv->ret = revoke_it_killable(&rv->obj->revokable);
+	} else {
+		revoke_it(&rv->obj->revokable);
+	}
 	rv->done_seq = revoke_test_next_seq(rv->obj);
 	complete(&rv->done);
 	return 0;
@@ -488,10 +500,13 @@ static void revoke_test_revoker_stop(void *data)
 	kfree(rv);
 }
 
-/* Starts revoke_it() on @obj in a thread of its own, after @go if set. */
+/*
+ * Starts revoke_it() (or revoke_it_killable() if @killable) on @obj in a
+ * thread of its own, after @go if set.
+ */
 static struct revoke_test_revoker *
-revoke_test_start_revoke(struct kunit *test, struct revoke_test_obj *obj,
-			 struct completion *go)
+__revoke_test_start_revoke(struct kunit *test, struct revoke_test_obj *obj,
+			   struct completion *go, bool killable)
 {
 	struct revoke_test_revoker *rv;
 	struct task_struct *task;
@@ -500,6 +515,7 @@ revoke_test_start_revoke(struct kunit *test, struct revoke_test_obj *obj,
 	KUNIT_ASSERT_NOT_NULL(test, rv);
 	rv->obj = obj;
 	rv->go = go;
+	rv->killable = killable;
 	init_completion(&rv->done);
 	task = kthread_create(revoke_test_revoker_fn, rv, "revoke_test");
 	if (IS_ERR(task))
@@ -510,6 +526,13 @@ revoke_test_start_revoke(struct kunit *test, struct revoke_test_obj *obj,
 	revoke_test_defer(test, revoke_test_revoker_stop, rv);
 	wake_up_process(task);
 	return rv;
+}
+
+static struct revoke_test_revoker *
+revoke_test_start_revoke(struct kunit *test, struct revoke_test_obj *obj,
+			 struct completion *go)
+{
+	return __revoke_test_start_revoke(test, obj, go, false);
 }
 
 /*
@@ -1465,6 +1488,118 @@ static void test_revoke_it_releases_ten_thousand_files(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, revoked, REVOKE_TEST_MANY_FILES);
 }
 
+/* revoke_it_async() and revoke_it_killable() */
+
+/* Waits for @tf to be released by someone else: a work, say. */
+static bool revoke_test_wait_released(struct revoke_test_file *tf)
+{
+	unsigned long deadline = jiffies + REVOKE_TEST_WAIT;
+
+	while (!atomic_read(&tf->releases)) {
+		if (time_after(jiffies, deadline))
+			return false;
+		schedule_timeout_uninterruptible(1);
+	}
+	return true;
+}
+
+static void test_revoke_it_async_releases_at_once_if_nobody_is_inside(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+
+	revoke_it_async(&obj->revokable);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	KUNIT_EXPECT_PTR_EQ(test, tf->released_by, current);
+	KUNIT_EXPECT_TRUE(test, file_is_revoked(tf->file));
+}
+
+/*
+ * A thread that stays inside does not hold revoke_it_async() up; the last
+ * thread to leave has the file released, from a work, after it left.
+ */
+static void test_revoke_it_async_releases_when_the_last_thread_leaves(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	struct revoke_test_sitter *s = revoke_test_sit(test, tf, 0, false);
+
+	revoke_it_async(&obj->revokable);
+	KUNIT_EXPECT_TRUE(test, file_is_revoked(tf->file));
+	KUNIT_EXPECT_FALSE(test, start_using(tf->file));
+	KUNIT_EXPECT_GE(test, atomic_read(&obj->kicks), 1);
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(s->leaving));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 0);
+
+	complete(&s->leave);
+	KUNIT_ASSERT_TRUE(test, revoke_test_wait(&s->left));
+	KUNIT_ASSERT_TRUE(test, revoke_test_wait_released(tf));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	KUNIT_EXPECT_GT(test, tf->release_seq, s->left_seq);
+	KUNIT_EXPECT_PTR_NE(test, tf->released_by, current);
+}
+
+/*
+ * The RFC's question 5: re-armed at once, the revokable takes new files
+ * while a thread is still inside a method of an old one. That thread
+ * still sees its revoke; a revoke of the new files waits for neither.
+ */
+static void test_rearm_after_revoke_it_async_does_not_wait_for_old_threads(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *old = revoke_test_open(test, obj, NULL);
+	struct revoke_test_sitter *s = revoke_test_sit(test, old, 0, false);
+	struct revoke_test_file *new;
+	bool entered;
+
+	revoke_it_async(&obj->revokable);
+	revokable_rearm(&obj->revokable);
+	KUNIT_EXPECT_FALSE(test, revokable_is_dying(&obj->revokable));
+	new = revoke_test_open(test, obj, NULL);
+	entered = start_using(new->file);
+	KUNIT_EXPECT_TRUE(test, entered);
+	if (entered)
+		stop_using(new->file);
+	KUNIT_EXPECT_FALSE(test, file_is_revoked(new->file));
+	KUNIT_EXPECT_TRUE(test, file_is_revoked(old->file));
+
+	revoke_test_revoke(test, obj);
+	KUNIT_EXPECT_EQ(test, atomic_read(&new->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&old->releases), 0);
+
+	complete(&s->leave);
+	KUNIT_ASSERT_TRUE(test, revoke_test_wait(&s->left));
+	KUNIT_EXPECT_TRUE(test, s->pending_at_leave);
+	KUNIT_ASSERT_TRUE(test, revoke_test_wait_released(old));
+	KUNIT_EXPECT_EQ(test, atomic_read(&old->releases), 1);
+}
+
+/*
+ * Killed while a thread stays inside, revoke_it_killable() returns -EINTR
+ * with the file cut off, and the release comes when the thread leaves.
+ */
+static void test_revoke_it_killable_gives_up_when_killed(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	struct revoke_test_sitter *s = revoke_test_sit(test, tf, 0, false);
+	struct revoke_test_revoker *rv;
+
+	rv = __revoke_test_start_revoke(test, obj, NULL, true);
+	KUNIT_ASSERT_TRUE(test, revoke_test_wait(&obj->kicked));
+	KUNIT_EXPECT_FALSE(test, completion_done(&rv->done));
+	send_sig(SIGKILL, rv->task, 1);
+	revoke_test_finish_revoke(test, rv);
+	KUNIT_EXPECT_EQ(test, rv->ret, -EINTR);
+	KUNIT_EXPECT_TRUE(test, file_is_revoked(tf->file));
+	KUNIT_EXPECT_FALSE(test, READ_ONCE(s->leaving));
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 0);
+
+	complete(&s->leave);
+	KUNIT_ASSERT_TRUE(test, revoke_test_wait_released(tf));
+	KUNIT_EXPECT_GT(test, tf->release_seq, s->left_seq);
+}
+
 /* revokable_rearm() */
 
 static void test_rearm_lets_new_files_be_used(struct kunit *test)
@@ -1789,6 +1924,10 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(test_revoke_begin_kicks_until_threads_leave),
 	KUNIT_CASE(test_after_revoke_nobody_is_inside_or_enters),
 	KUNIT_CASE(test_revoke_it_releases_ten_thousand_files),
+	KUNIT_CASE(test_revoke_it_async_releases_at_once_if_nobody_is_inside),
+	KUNIT_CASE(test_revoke_it_async_releases_when_the_last_thread_leaves),
+	KUNIT_CASE(test_rearm_after_revoke_it_async_does_not_wait_for_old_threads),
+	KUNIT_CASE(test_revoke_it_killable_gives_up_when_killed),
 	KUNIT_CASE(test_rearm_lets_new_files_be_used),
 	KUNIT_CASE(test_rearm_leaves_revoked_files_revoked),
 	KUNIT_CASE(test_rearmed_revokable_revokes_only_new_files),

@@ -13,12 +13,16 @@
  *
  * The buffer, its wait queue, that page and the revokable live in a
  * generation, which every new open joins. Writing anything to
- * /sys/kernel/debug/test_revoke/revoke ends the generation: revoke_it()
- * cuts off and releases every file open on it, wake_up_pollfree() makes
- * poll(), select(), epoll, io_uring and aio waiters still queued let go
- * of its queue, and the generation is freed RCU-deferred. The next open
- * starts a new generation. The revoke is never done through the device
- * itself: revoke_it() must not run inside a method of a file it revokes.
+ * /sys/kernel/debug/test_revoke/revoke ends the generation:
+ * revoke_it_killable() cuts off and releases every file open on it; the
+ * write fails with EINTR if the writer is killed while threads are still
+ * inside. Writing to revoke_async ends it with revoke_it_async(), which
+ * does not wait for them. Each file holds the generation: once the last
+ * is released, wake_up_pollfree() makes poll(), select(), epoll, io_uring
+ * and aio waiters still queued let go of its queue, and the generation is
+ * freed RCU-deferred. The next open starts a new generation. The revoke
+ * is never done through the device itself: revoke_it_killable() must not
+ * run inside a method of a file it revokes.
  *
  * A revoked file gets the core's default table (make_revokable() with
  * NULL): read, write, ioctl, mmap and fasync fail with -ENODEV, poll
@@ -30,6 +34,10 @@
  * reach: the revoke interrupts it, and restarted, it fails with -ENODEV.
  * The ioctl _IO('R', 2) waits as long for revoke_pending() on a queue of
  * its own, which no kick wakes either: it answers the revoke itself, -EIO.
+ * The ioctl _IO('R', 3) sleeps uninterruptibly, where neither the kick
+ * nor the revoke's interruption reaches, until anything is written to
+ * unstick (or 20 seconds have passed), then returns 0: the driver bug a
+ * revoke must not wait on.
  *
  * /dev/test_revoke_plain is the same device without revoke, for
  * benchmarks. Writing Y to revoke_in_next_ioctl makes the next ioctl on
@@ -38,8 +46,9 @@
  *
  * Counters in the same debugfs directory: opens (files made revokable),
  * releases (->release() calls, which must end up equal to opens), kicks
- * (calls of the kick) and fasync_left (generations that ended with a
- * file's fasync entry still queued, which must stay 0).
+ * (calls of the kick), stuck (threads in _IO('R', 3) now) and
+ * fasync_left (generations that ended with a file's fasync entry still
+ * queued, which must stay 0).
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -49,6 +58,7 @@
 #include <linux/delay.h>
 #include <linux/err.h>
 #include <linux/fs.h>
+#include <linux/kref.h>
 #include <linux/miscdevice.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -76,10 +86,14 @@
 /* The same wait with a condition that sees the revoke. */
 #define TEST_REVOKE_WAIT_UNKICKED	_IO('R', 0x02)
 #define TEST_REVOKE_UNKICKED_MS		60000
+/* Below the hung-task timeout of the test kernels, 30 s. */
+#define TEST_REVOKE_SLEEP_STUCK		_IO('R', 0x03)
+#define TEST_REVOKE_STUCK_MS		20000
 
 /**
  * struct test_revoke_gen - what the files of one generation share
  * @revokable: cuts the files off when the generation ends
+ * @ref: one per file of the generation, and one while it is current
  * @lock: protects @buf and @count
  * @wait: readers wait here for data, writers for room, pollers for both
  * @fasync: files that asked for SIGIO when data arrives
@@ -90,6 +104,7 @@
  */
 struct test_revoke_gen {
 	struct revokable revokable;
+	struct kref ref;
 	struct mutex lock;		/* protects buf, count */
 	wait_queue_head_t wait;
 	struct fasync_struct *fasync;
@@ -107,6 +122,10 @@ static atomic_t test_revoke_opens = ATOMIC_INIT(0);
 static atomic_t test_revoke_releases = ATOMIC_INIT(0);
 static atomic_t test_revoke_kicks = ATOMIC_INIT(0);
 static atomic_t test_revoke_fasync_left = ATOMIC_INIT(0);
+static atomic_t test_revoke_stuck = ATOMIC_INIT(0);
+/* Bumped through debugfs: ends the uninterruptible sleeps. */
+static atomic_t test_revoke_unstick_seq = ATOMIC_INIT(0);
+static DECLARE_WAIT_QUEUE_HEAD(test_revoke_stuck_wait);
 /* Set through debugfs: the next ioctl revokes from inside the method. */
 static bool test_revoke_in_ioctl;
 
@@ -149,6 +168,7 @@ static struct test_revoke_gen *test_revoke_gen_create(void)
 	ret = revokable_init(&gen->revokable, test_revoke_kick);
 	if (ret)
 		goto free_page;
+	kref_init(&gen->ref);
 	mutex_init(&gen->lock);
 	init_waitqueue_head(&gen->wait);
 	return gen;
@@ -160,15 +180,14 @@ free_gen:
 	return ERR_PTR(ret);
 }
 
-/* Revoke every file of @gen, if any, and free it. */
-static void test_revoke_gen_end(struct test_revoke_gen *gen)
+/* Free a generation once it is over and its last file is released. */
+static void test_revoke_gen_free(struct kref *ref)
 {
-	if (!gen)
-		return;
+	struct test_revoke_gen *gen =
+		container_of(ref, struct test_revoke_gen, ref);
 
-	revoke_it(&gen->revokable);
 	/* Every file was released, and had its fasync turned off first. */
-	if (WARN_ONCE(gen->fasync, "fasync entry left after revoke_it()\n"))
+	if (WARN_ONCE(gen->fasync, "fasync entry left after the revoke\n"))
 		atomic_inc(&test_revoke_fasync_left);
 	/* Pollers still queued must let go before the queue is freed. */
 	revoke_wake_pollfree(&gen->wait);
@@ -178,8 +197,30 @@ static void test_revoke_gen_end(struct test_revoke_gen *gen)
 	kfree_rcu(gen, rcu);
 }
 
+/*
+ * Revoke every file of @gen, if any, waiting for the threads inside
+ * unless @async, and drop the generation's own hold on it.
+ */
+static int test_revoke_gen_end(struct test_revoke_gen *gen, bool async)
+{
+	int ret = 0;
+
+	if (!gen)
+		return 0;
+
+	if (async)
+		revoke_it_async(&gen->revokable);
+	else
+		ret = revoke_it_killable(&gen->revokable);
+	/* What poll() finds now; files not released yet keep the queue. */
+	if (async || ret)
+		wake_up_poll(&gen->wait, EPOLLERR | EPOLLHUP);
+	kref_put(&gen->ref, test_revoke_gen_free);
+	return ret;
+}
+
 /* End the current generation: the next open starts a new one. */
-static void test_revoke_end_generation(void)
+static int test_revoke_end_generation(bool async)
 {
 	struct test_revoke_gen *gen;
 
@@ -187,7 +228,7 @@ static void test_revoke_end_generation(void)
 	gen = test_revoke_current;
 	test_revoke_current = NULL;
 	mutex_unlock(&test_revoke_gen_lock);
-	test_revoke_gen_end(gen);
+	return test_revoke_gen_end(gen, async);
 }
 
 static int test_revoke_open(struct inode *inode, struct file *file)
@@ -208,8 +249,11 @@ static int test_revoke_open(struct inode *inode, struct file *file)
 	}
 	file->private_data = gen;
 	file->f_mode |= FMODE_NOWAIT;
-	/* Last: from here on revoke_it() may release the file at any time. */
+	kref_get(&gen->ref);
+	/* Last: from here on the revoke may release the file at any time. */
 	ret = make_revokable(file, &gen->revokable, NULL);
+	if (ret)
+		kref_put(&gen->ref, test_revoke_gen_free);
 unlock:
 	mutex_unlock(&test_revoke_gen_lock);
 	if (!ret)
@@ -245,10 +289,13 @@ static int test_revoke_plain_open(struct inode *inode, struct file *file)
 	return ret;
 }
 
-/* Called once per file, by revoke_it() or by the last fput(). */
+/* Called once per file, by the revoke or by the last fput(). */
 static int test_revoke_release(struct inode *inode, struct file *file)
 {
+	struct test_revoke_gen *gen = file->private_data;
+
 	atomic_inc(&test_revoke_releases);
+	kref_put(&gen->ref, test_revoke_gen_free);
 	return 0;
 }
 
@@ -373,6 +420,19 @@ static long test_revoke_wait_unkicked(void)
 	return left < 0 ? left : 0;
 }
 
+/* Where nothing but a write to debugfs ends the sleep: a driver bug. */
+static long test_revoke_sleep_stuck(void)
+{
+	int seq = atomic_read(&test_revoke_unstick_seq);
+
+	atomic_inc(&test_revoke_stuck);
+	wait_event_timeout(test_revoke_stuck_wait,
+			   atomic_read(&test_revoke_unstick_seq) != seq,
+			   msecs_to_jiffies(TEST_REVOKE_STUCK_MS));
+	atomic_dec(&test_revoke_stuck);
+	return 0;
+}
+
 static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 			      unsigned long arg)
 {
@@ -381,13 +441,11 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 	/*
 	 * Breaks the one rule of revoke on purpose, when asked through
 	 * debugfs, so that a test sees lockdep report it. This thread then
-	 * waits for itself for ever.
+	 * waits for itself until it is killed.
 	 */
 	if (file->f_mode & FMODE_REVOKABLE &&
-	    cmpxchg(&test_revoke_in_ioctl, true, false)) {
-		test_revoke_end_generation();
-		return 0;
-	}
+	    cmpxchg(&test_revoke_in_ioctl, true, false))
+		return test_revoke_end_generation(false);
 
 	switch (cmd) {
 	case FIONREAD:
@@ -399,6 +457,8 @@ static long test_revoke_ioctl(struct file *file, unsigned int cmd,
 		return 0;
 	case TEST_REVOKE_WAIT_UNKICKED:
 		return test_revoke_wait_unkicked();
+	case TEST_REVOKE_SLEEP_STUCK:
+		return test_revoke_sleep_stuck();
 	default:
 		return -ENOTTY;
 	}
@@ -490,16 +550,41 @@ static ssize_t test_revoke_debugfs_revoke(struct file *file,
 					  const char __user *buf,
 					  size_t count, loff_t *ppos)
 {
-	test_revoke_end_generation();
+	int ret = test_revoke_end_generation(false);
+
+	return ret ? ret : count;
+}
+
+static ssize_t test_revoke_debugfs_revoke_async(struct file *file,
+						const char __user *buf,
+						size_t count, loff_t *ppos)
+{
+	test_revoke_end_generation(true);
 	return count;
 }
 
-static const struct file_operations revoke_debugfs_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= test_revoke_debugfs_revoke,
-	.llseek	= noop_llseek,
-};
+static ssize_t test_revoke_debugfs_unstick(struct file *file,
+					   const char __user *buf,
+					   size_t count, loff_t *ppos)
+{
+	atomic_inc(&test_revoke_unstick_seq);
+	wake_up_all(&test_revoke_stuck_wait);
+	return count;
+}
+
+#define TEST_REVOKE_DEBUGFS_FOPS(write_fn) {				\
+	.owner	= THIS_MODULE,						\
+	.open	= simple_open,						\
+	.write	= write_fn,						\
+	.llseek	= noop_llseek,						\
+}
+
+static const struct file_operations revoke_debugfs_fops =
+	TEST_REVOKE_DEBUGFS_FOPS(test_revoke_debugfs_revoke);
+static const struct file_operations revoke_async_debugfs_fops =
+	TEST_REVOKE_DEBUGFS_FOPS(test_revoke_debugfs_revoke_async);
+static const struct file_operations unstick_debugfs_fops =
+	TEST_REVOKE_DEBUGFS_FOPS(test_revoke_debugfs_unstick);
 
 static int __init test_revoke_init(void)
 {
@@ -508,6 +593,12 @@ static int __init test_revoke_init(void)
 	test_revoke_debugfs = debugfs_create_dir("test_revoke", NULL);
 	debugfs_create_file("revoke", 0200, test_revoke_debugfs, NULL,
 			    &revoke_debugfs_fops);
+	debugfs_create_file("revoke_async", 0200, test_revoke_debugfs, NULL,
+			    &revoke_async_debugfs_fops);
+	debugfs_create_file("unstick", 0200, test_revoke_debugfs, NULL,
+			    &unstick_debugfs_fops);
+	debugfs_create_atomic_t("stuck", 0444, test_revoke_debugfs,
+				&test_revoke_stuck);
 	debugfs_create_atomic_t("opens", 0444, test_revoke_debugfs,
 				&test_revoke_opens);
 	debugfs_create_atomic_t("releases", 0444, test_revoke_debugfs,
@@ -540,8 +631,8 @@ static void __exit test_revoke_exit(void)
 	misc_deregister(&test_revoke_misc);
 	debugfs_remove_recursive(test_revoke_debugfs);
 	/* Every file is closed (they pin the module): just free them. */
-	test_revoke_end_generation();
-	test_revoke_gen_end(test_revoke_plain_gen);
+	test_revoke_end_generation(false);
+	test_revoke_gen_end(test_revoke_plain_gen, false);
 }
 
 module_init(test_revoke_init);

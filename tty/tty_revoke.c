@@ -4,11 +4,12 @@
  *
  * __tty_hangup() marks the files of a tty hung up, cuts them off
  * (revoke_begin()) and takes the line down under tty_lock, as it always
- * has; then, with no lock of the tty held, it finishes the revoke: threads
- * still inside their methods are kicked out and waited for, and
- * tty_release() runs on each file, as the later close() used to. The tty
- * then goes back into service for the next open, or is released if
- * nothing holds it open any more.
+ * has; then, with no lock of the tty held, it finishes the revoke without
+ * waiting for anyone: threads still inside their methods are kicked out,
+ * and tty_release() runs on each file, as the later close() used to, once
+ * the last of them has left. The tty goes back into service for the next
+ * open at once, or is released if nothing holds it open any more; a file
+ * whose release is still to come holds it as an open file does.
  *
  * Console files are never made revokable: see tty_console.c.
  */
@@ -108,19 +109,20 @@ bool tty_release_is_final(struct tty_struct *tty, struct tty_struct *o_tty)
  * tty_hangup_revoke - revoke the files a hangup has marked
  * @tty: the tty, with %TTY_REVOKING set by __tty_hangup(); not locked
  *
- * Must not be called from a method of a file of @tty: revoke_it() waits
- * for every caller inside to leave.
+ * Waits for no thread inside a method of a file of @tty, but may release
+ * the files itself: not from a method of a file of @tty, whose class of
+ * revokable revokable_exit() revokes too, nor under tty_lock.
  */
 void tty_hangup_revoke(struct tty_struct *tty)
 {
 	struct tty_struct *o_tty = NULL;
 	bool final;
 
-	revoke_it(&tty->revokable);
+	revoke_it_async(&tty->revokable);
 	/*
 	 * Reopens wait for TTY_REVOKING to clear, so re-arming before the
 	 * final release is decided lets no file in. It must not be done
-	 * under tty_lock, which the releases in revoke_it() take.
+	 * under tty_lock, which the releases of revoke_it_async() take.
 	 */
 	revokable_rearm(&tty->revokable);
 
@@ -143,7 +145,7 @@ void tty_hangup_revoke(struct tty_struct *tty)
 
 /*
  * The revoke of a hangup that a file of the tty asked for (TIOCVHANGUP):
- * it cannot wait for the caller to leave its own method.
+ * not from inside the caller's method, see tty_hangup_revoke().
  */
 static void tty_hangup_revoke_work(struct work_struct *work)
 {

@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,17 +20,36 @@ int revoke_dev_open(int flags)
 	return fd < 0 ? -errno : fd;
 }
 
-int revoke_dev_revoke(void)
+int revoke_dev_knob(const char *name)
 {
+	char path[128];
 	int fd, ret = 0;
 
-	fd = open(REVOKE_DEBUGFS "/revoke", O_WRONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), REVOKE_DEBUGFS "/%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	if (write(fd, "1\n", 2) != 2)
 		ret = errno ? -errno : -EIO;
 	close(fd);
 	return ret;
+}
+
+bool kill_and_reap(pid_t pid, int timeout_ms)
+{
+	long long end = now_ms() + timeout_ms;
+	int status = 0;
+
+	if (kill(pid, SIGKILL))
+		return false;
+	while (!waitpid(pid, &status, WNOHANG) && now_ms() < end)
+		sleep_ms(10);
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+int revoke_dev_revoke(void)
+{
+	return revoke_dev_knob("revoke");
 }
 
 long revoke_dev_counter(const char *name)

@@ -38,6 +38,13 @@ int revoke_dev_open(int flags);
  * the debugfs file; returns once the revoke is complete: 0 or -errno.
  */
 int revoke_dev_revoke(void);
+/* Writes to the debugfs file @name ("revoke_async", "unstick"...). */
+int revoke_dev_knob(const char *name);
+/*
+ * Kills child @pid with SIGKILL and reaps it: whether it died of that
+ * signal within @timeout_ms.
+ */
+bool kill_and_reap(pid_t pid, int timeout_ms);
 /* The debugfs counter "opens", "releases", "kicks"...; value or -errno. */
 long revoke_dev_counter(const char *name);
 /*
@@ -45,7 +52,6 @@ long revoke_dev_counter(const char *name);
  * fd's O_NONBLOCK is put back. Returns the bytes written or -errno.
  */
 ssize_t revoke_dev_fill(int fd);
-
 
 /*
  * A call made in a thread of its own: fn(call) runs there and its return

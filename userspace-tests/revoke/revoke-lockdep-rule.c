@@ -4,7 +4,8 @@
  * revokes, or it waits for itself. lockdep must say so, not leave a
  * silent deadlock: /dev/test_revoke breaks the rule on request (debugfs
  * revoke_in_next_ioctl), and the kernel log must then carry lockdep's
- * report. The child that broke the rule never returns; the boot that
+ * report. The child that broke the rule waits for itself until it is
+ * killed, which its wait allows (revoke_it_killable()); the boot that
  * runs this test runs nothing else (userspace-tests/lockdep.suite).
  */
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 
 #define REPORT		"possible recursive locking detected"
 #define REPORT_WAIT_MS	20000
+#define KILL_WAIT_MS	5000
 
 /* Reads /dev/kmsg from now on until @text shows up or time runs out. */
 static bool kmsg_waits_for(int kmsg, const char *text, int timeout_ms)
@@ -43,7 +45,7 @@ static bool kmsg_waits_for(int kmsg, const char *text, int timeout_ms)
 
 TEST(revoke_from_inside_a_method_is_reported_by_lockdep)
 {
-	int kmsg, knob, fd, avail;
+	int kmsg, knob, fd, avail, status;
 	pid_t child;
 
 	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
@@ -58,11 +60,16 @@ TEST(revoke_from_inside_a_method_is_reported_by_lockdep)
 	ASSERT_LE(0, child);
 	if (!child) {
 		fd = revoke_dev_open(0);
-		/* Revokes its own file from inside ioctl(): never returns. */
+		/* Revokes its own file from inside ioctl(): waits for itself. */
 		_exit(fd < 0 ? 1 : ioctl(fd, FIONREAD, &avail));
 	}
 	EXPECT_TRUE(kmsg_waits_for(kmsg, REPORT, REPORT_WAIT_MS));
 	close(kmsg);
+
+	ASSERT_EQ(0, waitpid(child, &status, WNOHANG))
+		TH_LOG("the revoke from inside the method returned");
+	EXPECT_TRUE(kill_and_reap(child, KILL_WAIT_MS))
+		TH_LOG("the revoke waiting for itself cannot be killed");
 }
 
 TEST_HARNESS_MAIN
