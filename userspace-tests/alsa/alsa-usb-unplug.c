@@ -25,6 +25,13 @@
  * unplug's revoke interrupts the fault, which gives up: -1/EFAULT, within
  * WAKE_TIMEOUT_MS, and the card goes and comes back. (6.12's disconnect
  * did not wait for the writer, which slept on until the page came.)
+ *
+ * As in 6.12: a write whose source is a page of a FUSE file whose server
+ * does not answer sleeps in the page fault killably, where neither a kick
+ * nor an interruption reaches. The unplug does not wait for it: the card
+ * goes at once while the writer sleeps on; once the server answers (with
+ * EIO) the write fails with EFAULT, its file is released, and the device
+ * plugged back plays.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +47,7 @@
 #include "kselftest_harness.h"
 #include "alsa-helpers.h"
 #include "alsa-usb.h"
+#include "fuse-stall.h"
 #include "uffd-helpers.h"
 
 #define WAKE_TIMEOUT_MS 10000
@@ -136,6 +144,7 @@ FIXTURE(usb)
 	struct blocker faulter;
 	pthread_t faulter_thread;
 	bool faulting;		/* the faulter, started and not joined */
+	struct fuse_stall stall;
 };
 
 FIXTURE_SETUP(usb)
@@ -147,6 +156,7 @@ FIXTURE_SETUP(usb)
 	memset(&self->events, 0, sizeof(self->events));
 	memset(&self->w, 0, sizeof(self->w));
 	memset(&self->page, 0, sizeof(self->page));
+	memset(&self->stall, 0, sizeof(self->stall));
 	self->faulting = false;
 	/* Before any file of the card is open: see alsa-helpers.h */
 	ALSA_KEEPER_SETUP(&self->keeper, &alsa_keeper_usb, self->card);
@@ -169,9 +179,11 @@ FIXTURE_TEARDOWN(usb)
 		pthread_detach(self->drain_thread);
 	/* A faulting writer the unplug did not end goes on now */
 	uffd_page_release(&self->page);
+	fuse_stall_release(&self->stall);
 	if (self->faulting)
 		pthread_join(self->faulter_thread, NULL);
 	uffd_page_fini(&self->page);
+	fuse_stall_fini(&self->stall);
 	/* It plugs the device back in if the test did not */
 	alsa_keeper_stop(&self->keeper, 30000);
 }
@@ -191,6 +203,28 @@ FIXTURE_TEARDOWN(usb)
 			TH_LOG("hw_params: %s", strerror(-_ret));	\
 		TH_LOG("period %lu, buffer %lu frames",			\
 		       (cfg).period_frames, (cfg).buffer_frames);	\
+	} while (0)
+
+/* Opens the card with cfg, prepared and empty: a write copies at once. */
+#define OPEN_CARD_PREPARED(cfg)						\
+	do {								\
+		OPEN_CARD(cfg);						\
+		ASSERT_EQ(0, alsa_pcm_sw_params(self->play,		\
+						(cfg).period_frames,	\
+						ALSA_NEVER,		\
+						(cfg).buffer_frames));	\
+		ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));\
+	} while (0)
+
+/* The old files refuse a write and close; the card comes back and plays. */
+#define ASSERT_CLOSED_AND_RECOVERS(buf, cfg)				\
+	do {								\
+		EXPECT_ERRNO(ENODEV, write(self->play, buf,		\
+					   (cfg).frame_bytes));		\
+		EXPECT_EQ(0, close(self->play));			\
+		EXPECT_EQ(0, close(self->ctl));				\
+		self->play = self->ctl = -1;				\
+		ASSERT_CARD_RECOVERS(&self->keeper, self->card);	\
 	} while (0)
 
 TEST_F_TIMEOUT(usb, writer_woken_on_unplug, 120)
@@ -352,11 +386,7 @@ TEST_F_TIMEOUT(usb, writer_faulting_on_its_source_ends_on_unplug, 120)
 
 	ret = uffd_page_init(&self->page);
 	ASSERT_EQ(0, ret) TH_LOG("userfaultfd: %s", strerror(-ret));
-	OPEN_CARD(cfg);
-	/* Prepared and empty, never started: the write copies at once */
-	ASSERT_EQ(0, alsa_pcm_sw_params(self->play, cfg.period_frames,
-					ALSA_NEVER, cfg.buffer_frames));
-	ASSERT_EQ(0, ioctl(self->play, SNDRV_PCM_IOCTL_PREPARE));
+	OPEN_CARD_PREPARED(cfg);
 	self->faulter = (struct blocker){ .fd = self->play, .write = true,
 					  .buf = self->page.addr,
 					  .len = cfg.period_frames *
@@ -381,12 +411,45 @@ TEST_F_TIMEOUT(usb, writer_faulting_on_its_source_ends_on_unplug, 120)
 	ASSERT_TRUE(alsa_card_wait_gone(self->card, GONE_TIMEOUT_MS))
 		TH_LOG("card %d still listed after the unplug", self->card);
 
-	EXPECT_ERRNO(ENODEV, write(self->play, self->page.addr,
-				   cfg.frame_bytes));
-	EXPECT_EQ(0, close(self->play));
-	EXPECT_EQ(0, close(self->ctl));
-	self->play = self->ctl = -1;
-	ASSERT_CARD_RECOVERS(&self->keeper, self->card);
+	ASSERT_CLOSED_AND_RECOVERS(self->page.addr, cfg);
+}
+
+TEST_F_TIMEOUT(usb, unplug_leaves_a_writer_stalled_on_a_fuse_page, 120)
+{
+	struct alsa_pcm_config cfg = ALSA_STD_CONFIG(false, 4096, 65536);
+	struct timespec deadline;
+	int ret;
+
+	ret = fuse_stall_init(&self->stall);
+	ASSERT_EQ(0, ret) TH_LOG("FUSE: %s", strerror(-ret));
+	OPEN_CARD_PREPARED(cfg);
+	self->faulter = (struct blocker){ .fd = self->play, .write = true,
+					  .buf = self->stall.addr,
+					  .len = self->stall.size };
+	ASSERT_EQ(0, pthread_create(&self->faulter_thread, NULL, blocker_main,
+				    &self->faulter));
+	self->faulting = true;
+	ASSERT_EQ(0, fuse_stall_wait_read(&self->stall, 5000))
+		TH_LOG("the write does not fault on the FUSE page");
+
+	ASSERT_EQ(0, alsa_keeper_remove(&self->keeper));
+	ASSERT_TRUE(alsa_card_wait_gone(self->card, GONE_TIMEOUT_MS))
+		TH_LOG("card %d still listed: the unplug waits for the writer",
+		       self->card);
+	/* The unplug came back without it: the writer still sleeps */
+	ASSERT_EQ(EBUSY, pthread_tryjoin_np(self->faulter_thread, NULL));
+
+	fuse_stall_release(&self->stall);
+	alsa_deadline_in(&deadline, WAKE_TIMEOUT_MS);
+	ASSERT_EQ(0, pthread_timedjoin_np(self->faulter_thread, NULL,
+					  &deadline))
+		TH_LOG("writer still asleep once its page failed");
+	self->faulting = false;
+	EXPECT_EQ(-1, self->faulter.ret);
+	EXPECT_EQ(EFAULT, self->faulter.err)
+		TH_LOG("write: %s", strerror(self->faulter.err));
+
+	ASSERT_CLOSED_AND_RECOVERS(self->stall.addr, cfg);
 }
 
 TEST_HARNESS_MAIN
