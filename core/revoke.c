@@ -884,7 +884,9 @@ EXPORT_SYMBOL_GPL(revoke_it_killable);
  * revoke_it(). Does nothing if @r is already revoked.
  *
  * Context: Process context; sleeps for an RCU grace period. May call
- * ->release() of the files: not with a lock held that it takes.
+ * ->release() of the files: not with a lock held that it takes. Not from
+ * a method of a file of @r either: it takes the mutex that revoke_it()
+ * holds while it waits for such methods.
  */
 void revoke_it_async(struct revokable *r)
 {

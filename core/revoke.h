@@ -20,8 +20,8 @@
  * none will enter one, so the owner can free the object, RCU-deferred.
  *
  * revoke_it_async() does the same without waiting: the files are cut off
- * and the threads woken when it returns, and each file is released when
- * the last thread leaves the methods, from a work if it is not gone yet.
+ * and the threads woken when it returns, and each file is released once
+ * the last thread has left the methods, from a work if that comes later.
  * It is for revokes that must not wait on user space (a hangup, an
  * unplug), whose owner keeps its object until the releases have run. An
  * owner that must take its object down before it can let the files go
@@ -33,7 +33,9 @@
  *
  * The one rule: never call revoke_it() from a method of a file it revokes,
  * or while holding anything such a method may wait for. It would wait for
- * itself; lockdep reports it. revoke_it_async() may be called there.
+ * itself; lockdep reports it. revoke_it_async() takes the mutex that
+ * revoke_it() holds while it waits, so the rule holds for it too; only
+ * revoke_begin() may be called there.
  *
  * See Documentation/filesystems/revoke.rst.
  */
