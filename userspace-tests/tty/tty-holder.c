@@ -10,12 +10,17 @@
  *
  *	hungup read=0 write=EIO tiocsti=EIO
  *
- * It exits once the fd is dead. A login-hygiene test plants it before
- * agetty runs and reads both files afterwards.
+ * SIGUSR1 asks whether the fd works at that moment: DIR/probe gets "live"
+ * or "dead" (TCGETS), read nothing. A test sends it when the login prompt
+ * appears, before it types anything. Once the fd is dead the holder closes
+ * it and stays until it is killed, so that a probe always has an answer. A
+ * login-hygiene test plants it before agetty runs and reads the files
+ * afterwards.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,20 +30,41 @@
 #include <unistd.h>
 
 static const char *dir;
+static volatile sig_atomic_t probe_asked;
 
-static void put_state(const char *text)
+static void put_file(const char *name, const char *text)
 {
 	char path[256], tmp[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/state", dir);
-	snprintf(tmp, sizeof(tmp), "%s/state.tmp", dir);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s/%s.tmp", dir, name);
 	f = fopen(tmp, "w");
 	if (!f)
 		exit(1);
 	fprintf(f, "%s\n", text);
 	fclose(f);
 	rename(tmp, path);
+}
+
+static void ask_probe(int sig)
+{
+	probe_asked = 1;
+}
+
+static bool fd_works(int fd)
+{
+	struct termios tio;
+
+	return ioctl(fd, TCGETS, &tio) == 0;
+}
+
+static void answer_probe(int fd)
+{
+	if (!probe_asked)
+		return;
+	probe_asked = 0;
+	put_file("probe", fd >= 0 && fd_works(fd) ? "live" : "dead");
 }
 
 static const char *result(long ret)
@@ -56,8 +82,10 @@ static const char *result(long ret)
 
 int main(int argc, char **argv)
 {
+	const struct timespec tick = { .tv_nsec = 100 * 1000 * 1000 };
+	struct sigaction sa = { .sa_handler = ask_probe };
+	sigset_t usr1, while_waiting;
 	char buf[256], state[128], path[256];
-	struct termios tio;
 	struct pollfd pfd;
 	int fd, out;
 	bool captured = false;
@@ -80,15 +108,24 @@ int main(int argc, char **argv)
 	out = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
 	if (out < 0)
 		return 1;
-	put_state("live");
+
+	/* A probe is taken only inside ppoll()/sigsuspend(), between calls. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &while_waiting);
+	sigdelset(&while_waiting, SIGUSR1);
+	sigaction(SIGUSR1, &sa, NULL);
+	put_file("state", "live");
 
 	pfd.fd = fd;
-	pfd.events = POLLIN;
 	for (;;) {
-		if (captured) {
-			usleep(100000);
-		} else if (poll(&pfd, 1, 100) > 0 &&
-			   !(pfd.revents & (POLLERR | POLLHUP))) {
+		/* After the first capture, only watch for the hangup. */
+		pfd.events = captured ? 0 : POLLIN;
+		pfd.revents = 0;
+		ppoll(&pfd, 1, &tick, &while_waiting);
+		answer_probe(fd);
+		if ((pfd.revents & POLLIN) &&
+		    !(pfd.revents & (POLLERR | POLLHUP))) {
 			n = read(fd, buf, sizeof(buf));
 			if (n > 0) {
 				if (write(out, buf, n) != n)
@@ -97,9 +134,8 @@ int main(int argc, char **argv)
 				continue;
 			}
 		}
-		if (ioctl(fd, TCGETS, &tio) == 0)
-			continue;
-		break;
+		if (!fd_works(fd))
+			break;
 	}
 
 	n = read(fd, buf, sizeof(buf));
@@ -110,6 +146,11 @@ int main(int argc, char **argv)
 	n = ioctl(fd, TIOCSTI, &c);
 	snprintf(state + strlen(state), sizeof(state) - strlen(state),
 		 " tiocsti=%s", result(n));
-	put_state(state);
-	return 0;
+	put_file("state", state);
+	/* Let the line go as an exit would, and answer probes until killed. */
+	close(fd);
+	for (;;) {
+		sigsuspend(&while_waiting);
+		answer_probe(-1);
+	}
 }
