@@ -177,7 +177,10 @@ void tty_hangup_revoke_later(struct tty_struct *tty)
  */
 int tty_wait_revoked(struct tty_struct *tty)
 {
-	return wait_on_bit(&tty->flags, TTY_REVOKING, TASK_INTERRUPTIBLE);
+	/* wait_on_bit() says -EINTR; an open restarts, as tty_lock's does. */
+	if (wait_on_bit(&tty->flags, TTY_REVOKING, TASK_INTERRUPTIBLE))
+		return -ERESTARTSYS;
+	return 0;
 }
 
 /**
