@@ -515,8 +515,10 @@ static void revoke_unmap(struct file *file)
 /*
  * Release the file of @revoke once. Called with @g->lock held, which it
  * drops. If the other side is releasing, wait until it is done.
+ *
+ * Return: whether this call released the file.
  */
-static void revoke_release_one(struct revoke_gen *g, struct revoke *revoke,
+static bool revoke_release_one(struct revoke_gen *g, struct revoke *revoke,
 			       bool by_revoke)
 	__releases(&g->lock)
 {
@@ -529,7 +531,7 @@ static void revoke_release_one(struct revoke_gen *g, struct revoke *revoke,
 		revoke->released = &released;
 		spin_unlock(&g->lock);
 		wait_for_completion(&released);
-		return;
+		return false;
 	}
 	revoke->releasing = true;
 	spin_unlock(&g->lock);
@@ -557,6 +559,7 @@ static void revoke_release_one(struct revoke_gen *g, struct revoke *revoke,
 	if (waiter)
 		complete(waiter);
 	spin_unlock(&g->lock);
+	return true;
 }
 
 /**
@@ -564,11 +567,16 @@ static void revoke_release_one(struct revoke_gen *g, struct revoke *revoke,
  * @file: a file with FMODE_REVOKABLE
  *
  * Called by __fput() in place of ->release(). Calls ->release() unless
- * the revoke did, waiting for it if it is doing so right now.
+ * the revoke did, waiting for it if it is doing so right now. If the
+ * revoke did, calls the revoked table's ->release(), if it has one: an
+ * owner that keeps something of a revoked file until its close (a tty
+ * keeps a hung up file counted, as 6.12 did) lets go of it there.
  */
 void release_revoke(struct file *file)
 {
+	const struct file_operations *revoked_fops;
 	struct revoke *revoke = file->f_revoke;
+	bool by_revoke = true;
 	struct revoke_gen *g;
 
 	rcu_read_lock();
@@ -578,7 +586,7 @@ void release_revoke(struct file *file)
 		/* The revoke clears ->gen under g->lock, then drops it. */
 		if (rcu_access_pointer(revoke->gen)) {
 			rcu_read_unlock();
-			revoke_release_one(g, revoke, false);
+			by_revoke = !revoke_release_one(g, revoke, false);
 		} else {
 			spin_unlock(&g->lock);
 			rcu_read_unlock();
@@ -586,7 +594,10 @@ void release_revoke(struct file *file)
 	} else {
 		rcu_read_unlock();
 	}
+	revoked_fops = revoke->revoked_fops;
 	kmem_cache_free(revoke_cachep, revoke);
+	if (by_revoke && revoked_fops->release)
+		revoked_fops->release(file_inode(file), file);
 }
 
 /* Is @t, a thread we may signal, inside a method of a file of @g? */

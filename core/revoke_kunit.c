@@ -77,6 +77,7 @@ struct revoke_test_obj {
  * @revoked_calls: calls of methods of the owner's revoked table
  * @fasync_offs: calls of the live ->fasync() turning fasync off
  * @revoked_fasyncs: calls of the revoked table's ->fasync()
+ * @revoked_releases: calls of the revoked table's ->release()
  * @released_by: the thread that ran ->release()
  * @release_seq: when ->release() returned, from @obj->seq
  * @block_release: makes ->release() wait for @finish_release
@@ -91,6 +92,7 @@ struct revoke_test_file {
 	atomic_t revoked_calls;
 	atomic_t fasync_offs;
 	atomic_t revoked_fasyncs;
+	atomic_t revoked_releases;
 	struct task_struct *released_by;
 	int release_seq;
 	bool block_release;
@@ -198,6 +200,12 @@ static int revoke_test_revoked_fasync(int fd, struct file *file, int on)
 	return 0;
 }
 
+static int revoke_test_revoked_release(struct inode *inode, struct file *file)
+{
+	atomic_inc(&revoke_test_tf(file)->revoked_releases);
+	return 0;
+}
+
 /* The owner's own table for revoked files. */
 static const struct file_operations revoke_test_revoked_fops = {
 	.owner		= THIS_MODULE,
@@ -206,6 +214,7 @@ static const struct file_operations revoke_test_revoked_fops = {
 	.poll		= revoke_test_revoked_poll,
 	.unlocked_ioctl	= revoke_test_revoked_ioctl,
 	.fasync		= revoke_test_revoked_fasync,
+	.release	= revoke_test_revoked_release,
 };
 
 /*
@@ -1140,11 +1149,38 @@ static void test_last_fput_after_revoke_calls_no_live_fasync(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&tf->revoked_fasyncs), 1);
 }
 
+static void test_last_fput_after_revoke_calls_revoked_release(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf =
+		revoke_test_open(test, obj, &revoke_test_revoked_fops);
+
+	revoke_test_revoke(test, obj);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->revoked_releases), 0);
+	revoke_test_close(test, tf);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->revoked_releases), 1);
+}
+
+static void test_close_before_revoke_calls_no_revoked_release(struct kunit *test)
+{
+	struct revoke_test_obj *obj = revoke_test_obj_create(test);
+	struct revoke_test_file *tf =
+		revoke_test_open(test, obj, &revoke_test_revoked_fops);
+
+	revoke_test_close(test, tf);
+	revoke_test_revoke(test, obj);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->revoked_releases), 0);
+}
+
 static void
 test_revoke_it_waits_for_release_begun_by_last_fput(struct kunit *test)
 {
 	struct revoke_test_obj *obj = revoke_test_obj_create(test);
-	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	struct revoke_test_file *tf =
+		revoke_test_open(test, obj, &revoke_test_revoked_fops);
 	struct revoke_test_revoker *rv;
 	struct revoke_test_closer *c;
 	struct task_struct *closer;
@@ -1163,12 +1199,15 @@ test_revoke_it_waits_for_release_begun_by_last_fput(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
 	KUNIT_EXPECT_PTR_EQ(test, tf->released_by, closer);
 	KUNIT_EXPECT_LT(test, tf->release_seq, rv->done_seq);
+	/* The close released it: the revoked table has nothing to undo */
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->revoked_releases), 0);
 }
 
 static void test_last_fput_waits_for_release_begun_by_revoke(struct kunit *test)
 {
 	struct revoke_test_obj *obj = revoke_test_obj_create(test);
-	struct revoke_test_file *tf = revoke_test_open(test, obj, NULL);
+	struct revoke_test_file *tf =
+		revoke_test_open(test, obj, &revoke_test_revoked_fops);
 	struct revoke_test_revoker *rv;
 	struct revoke_test_closer *c;
 
@@ -1186,6 +1225,8 @@ static void test_last_fput_waits_for_release_begun_by_revoke(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, atomic_read(&tf->releases), 1);
 	KUNIT_EXPECT_PTR_EQ(test, tf->released_by, rv->task);
 	KUNIT_EXPECT_LT(test, tf->release_seq, c->done_seq);
+	/* The revoke released it: the close ends with the revoked ->release */
+	KUNIT_EXPECT_EQ(test, atomic_read(&tf->revoked_releases), 1);
 }
 
 static void test_close_racing_revoke_releases_file_once(struct kunit *test)
@@ -1912,6 +1953,8 @@ static struct kunit_case revoke_test_cases[] = {
 	KUNIT_CASE(test_revoke_it_again_does_nothing),
 	KUNIT_CASE(test_revoke_it_turns_fasync_off),
 	KUNIT_CASE(test_last_fput_after_revoke_calls_no_live_fasync),
+	KUNIT_CASE(test_last_fput_after_revoke_calls_revoked_release),
+	KUNIT_CASE(test_close_before_revoke_calls_no_revoked_release),
 	KUNIT_CASE(test_revoke_it_waits_for_release_begun_by_last_fput),
 	KUNIT_CASE(test_last_fput_waits_for_release_begun_by_revoke),
 	KUNIT_CASE_SLOW(test_close_racing_revoke_releases_file_once),
