@@ -4,43 +4,30 @@
  *
  * Files of /dev/console and /dev/tty0 sit on the tty of the device that is
  * the console, but stand for the console, not for that tty: a hangup of
- * the tty leaves them working. They are marked when they are opened, are
- * never made revokable, and while one of them is open the driver hears of
- * a hangup as one ->close() per revoked file instead of a ->hangup() that
- * would take the line down under the console.
+ * the tty leaves them working. They are never made revokable, and while
+ * one of them is open the driver hears of a hangup as one ->close() per
+ * revoked file instead of a ->hangup() that would take the line down
+ * under the console.
  */
 
-#include <linux/major.h>
 #include <linux/tty.h>
 #include <linux/tty_driver.h>
 
 #include "tty.h"
 
 /**
- * tty_file_set_console - mark a new tty file that stands for the console
- * @filp: a tty file being opened, with its private data allocated
- * @device: the device number it is opened by
- */
-void tty_file_set_console(struct file *filp, dev_t device)
-{
-	struct tty_file_private *priv = filp->private_data;
-
-	priv->console = device == MKDEV(TTYAUX_MAJOR, 1) ||
-			device == MKDEV(TTY_MAJOR, 0);
-}
-
-/**
  * tty_file_is_console - whether a tty file was opened as the console
  * @filp: a file of a tty
+ *
+ * Both nodes have console_fops, and f_op never changes on a tty file:
+ * this is the test 6.12 made on every file at each hangup.
  *
  * Return: true for files of /dev/console and /dev/tty0, which a hangup of
  * their tty leaves working.
  */
 bool tty_file_is_console(struct file *filp)
 {
-	struct tty_file_private *priv = filp->private_data;
-
-	return priv->console;
+	return filp->f_op->write_iter == redirected_tty_write;
 }
 
 /**

@@ -9,8 +9,6 @@
  */
 
 #include <kunit/test.h>
-#include <linux/kdev_t.h>
-#include <linux/major.h>
 
 #include "tty_kunit_tty.h"
 #include "../tty.h"
@@ -18,27 +16,13 @@
 /* The files the tests open on the console's tty, besides the console. */
 #define TTY_TEST_FILES	2
 
-struct tty_test_device {
-	const char *name;
-	dev_t device;
-	bool console;
+/* f_op of a file opened as the console, and of any other */
+static const struct file_operations tty_test_console_fops = {
+	.write_iter	= redirected_tty_write,
 };
 
-static const struct tty_test_device tty_test_devices[] = {
-	{ "/dev/console", MKDEV(TTYAUX_MAJOR, 1), true },
-	{ "/dev/tty0", MKDEV(TTY_MAJOR, 0), true },
-	{ "/dev/tty", MKDEV(TTYAUX_MAJOR, 0), false },
-	{ "/dev/tty1", MKDEV(TTY_MAJOR, 1), false },
-	{ "/dev/ttyS0", MKDEV(TTY_MAJOR, 64), false },
-	{ "/dev/ptmx", MKDEV(TTYAUX_MAJOR, 2), false },
+static const struct file_operations tty_test_line_fops = {
 };
-
-static void tty_test_device_desc(const struct tty_test_device *d, char *desc)
-{
-	strscpy(desc, d->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(tty_test_device, tty_test_devices, tty_test_device_desc);
 
 struct tty_test_file {
 	struct file file;
@@ -83,12 +67,12 @@ static const struct tty_port_operations tty_test_port_ops = {
 };
 
 static void tty_test_open(struct tty_test_ctx *ctx, struct tty_test_file *f,
-			  dev_t device)
+			  const struct file_operations *fops)
 {
+	f->file.f_op = fops;
 	f->file.private_data = &f->priv;
 	f->priv.file = &f->file;
 	f->priv.tty = ctx->t.tty;
-	tty_file_set_console(&f->file, device);
 	ctx->t.tty->count++;
 	ctx->t.port.count++;
 }
@@ -112,9 +96,9 @@ static int tty_test_init(struct kunit *test)
 	tty_port_set_initialized(&ctx->t.port, true);
 
 	/* The console on the tty, then the files a hangup revokes. */
-	tty_test_open(ctx, &ctx->console, MKDEV(TTYAUX_MAJOR, 1));
+	tty_test_open(ctx, &ctx->console, &tty_test_console_fops);
 	for (i = 0; i < TTY_TEST_FILES; i++)
-		tty_test_open(ctx, &ctx->files[i], MKDEV(TTY_MAJOR, 64));
+		tty_test_open(ctx, &ctx->files[i], &tty_test_line_fops);
 	test->priv = ctx;
 	return 0;
 }
@@ -126,17 +110,13 @@ static void tty_test_exit(struct kunit *test)
 	tty_kunit_tty_exit(&ctx->t);
 }
 
-/* Files opened as the console, and only those, are marked. */
-static void tty_console_file_marked(struct kunit *test)
+/* Files with the console's write, and only those, are the console's. */
+static void tty_console_file_told_by_its_fops(struct kunit *test)
 {
-	const struct tty_test_device *d = test->param_value;
-	struct tty_test_file *f;
+	struct tty_test_ctx *ctx = test->priv;
 
-	f = kunit_kzalloc(test, sizeof(*f), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, f);
-	f->file.private_data = &f->priv;
-	tty_file_set_console(&f->file, d->device);
-	KUNIT_EXPECT_EQ(test, tty_file_is_console(&f->file), d->console);
+	KUNIT_EXPECT_TRUE(test, tty_file_is_console(&ctx->console.file));
+	KUNIT_EXPECT_FALSE(test, tty_file_is_console(&ctx->files[0].file));
 }
 
 /* Without a console file, the driver hears of the hangup by ->hangup(). */
@@ -176,7 +156,7 @@ static void tty_hangup_with_console(struct kunit *test)
 }
 
 static struct kunit_case tty_console_test_cases[] = {
-	KUNIT_CASE_PARAM(tty_console_file_marked, tty_test_device_gen_params),
+	KUNIT_CASE(tty_console_file_told_by_its_fops),
 	KUNIT_CASE(tty_hangup_without_console),
 	KUNIT_CASE(tty_hangup_with_console),
 	{}

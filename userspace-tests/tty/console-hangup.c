@@ -2,7 +2,9 @@
 /*
  * A hangup of the serial console's own tty (ttyS0) must leave the console
  * working: /dev/console files are not hung up, the UART is not shut down,
- * and kernel messages still go out on the line. That bytes written to
+ * and kernel messages still go out on the line. Likewise a /dev/tty0 file
+ * outlives a hangup of the virtual terminal in the foreground, which it
+ * stands for. That bytes written to
  * /dev/console went out is read from the port's transmit counter in
  * /proc/tty/driver/serial; printk bypasses that counter, so the host
  * answers a printk'd request to show that it saw the line.
@@ -136,6 +138,34 @@ TEST_F(console, ttyS0_reopens_after_the_hangup)
 	EXPECT_EQ(0, ioctl(fd, TCGETS, &tio));
 	EXPECT_EQ(1, write(fd, "\n", 1));
 	close(fd);
+}
+
+/* /dev/tty0, like /dev/console, has console_fops: it is not hung up. */
+TEST(dev_tty0_outlives_a_hangup_of_the_foreground_vt)
+{
+	char active[32] = "", path[64];
+	struct termios tio;
+	int tty0, vt;
+	FILE *f;
+
+	f = fopen("/sys/class/tty/tty0/active", "r");
+	ASSERT_NE(NULL, f);
+	ASSERT_EQ(1, fscanf(f, "%31s", active));
+	fclose(f);
+	snprintf(path, sizeof(path), "/dev/%s", active);
+
+	tty0 = open("/dev/tty0", O_RDWR | O_NOCTTY);
+	ASSERT_LE(0, tty0);
+	vt = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	ASSERT_LE(0, vt) TH_LOG("%s: %s", path, strerror(errno));
+	ASSERT_EQ(0, ioctl(vt, TIOCVHANGUP));
+
+	EXPECT_EQ(-1, write(vt, "x", 1)) TH_LOG("%s not hung up", path);
+	EXPECT_EQ(EIO, errno);
+	EXPECT_EQ(0, ioctl(tty0, TCGETS, &tio));
+	EXPECT_EQ(1, write(tty0, "\n", 1));
+	close(vt);
+	close(tty0);
 }
 
 TEST_HARNESS_MAIN
