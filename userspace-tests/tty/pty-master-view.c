@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "kselftest_harness.h"
+#include "tty-helpers.h"
 
 static const struct winsize emulator_size = { .ws_row = 33, .ws_col = 101 };
 
@@ -124,8 +125,9 @@ static void login_steps(const char *slave, int report, int cmd)
 
 FIXTURE(master_view)
 {
+	struct tty_dev pty;	/* the slave is pty.path */
 	int master;
-	char slave[64];
+	const char *slave;
 	int cmd, report;	/* the test's ends of the session's pipes */
 	pid_t session;
 };
@@ -134,11 +136,9 @@ FIXTURE_SETUP(master_view)
 {
 	self->cmd = self->report = -1;
 	self->session = -1;
-	self->master = posix_openpt(O_RDWR | O_NOCTTY);
-	ASSERT_LE(0, self->master);
-	ASSERT_EQ(0, grantpt(self->master));
-	ASSERT_EQ(0, unlockpt(self->master));
-	ASSERT_EQ(0, ptsname_r(self->master, self->slave, sizeof(self->slave)));
+	ASSERT_EQ(0, tty_dev_init(&self->pty, TTY_PTY));
+	self->master = self->pty.master;
+	self->slave = self->pty.path;
 	ASSERT_EQ(0, ioctl(self->master, TIOCSWINSZ, &emulator_size));
 }
 
@@ -150,7 +150,7 @@ FIXTURE_TEARDOWN(master_view)
 	}
 	close(self->cmd);
 	close(self->report);
-	close(self->master);
+	tty_dev_fini(&self->pty);
 }
 
 static void start_login(struct __test_metadata *_metadata,
